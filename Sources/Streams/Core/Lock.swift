@@ -1,0 +1,200 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import StreamsShims
+
+#if canImport(Darwin)
+  @usableFromInline typealias LockPrimitive = os_unfair_lock
+#else
+  @usableFromInline typealias LockPrimitive = pthread_mutex_t
+#endif
+
+/// The raw memory that sits next to a ``Locked`` value: the lock itself and one atomic word that
+/// owners may use for a lock-free flag (for example "disposed").
+@usableFromInline
+struct LockCell {
+  @usableFromInline var word: Int = 0
+  @usableFromInline var primitive: LockPrimitive
+
+  @usableFromInline
+  init(primitive: LockPrimitive) {
+    self.primitive = primitive
+  }
+}
+
+/// One allocation holding a value of `State`, the lock that guards it and an atomic word.
+///
+/// The lock is `pthread_mutex_t` on Linux (ThreadSanitizer understands it) and `os_unfair_lock` on
+/// Apple platforms. It is never recursive: code must not call user code, an observer, `dispose()`
+/// or a scheduler while holding it.
+@usableFromInline
+final class LockStorage<State>: ManagedBuffer<State, LockCell> {
+  @inlinable
+  static func make(_ state: State) -> LockStorage<State> {
+    let buffer = Self.create(minimumCapacity: 1) { _ in state }
+    let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+    storage.withUnsafeMutablePointerToElements { cell in
+      #if canImport(Darwin)
+        cell.initialize(to: LockCell(primitive: os_unfair_lock()))
+      #else
+        cell.initialize(to: LockCell(primitive: pthread_mutex_t()))
+        let primitive = UnsafeMutableRawPointer(cell)
+          .advanced(by: MemoryLayout<LockCell>.offset(of: \LockCell.primitive)!)
+          .assumingMemoryBound(to: pthread_mutex_t.self)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
+        let result = pthread_mutex_init(primitive, &attributes)
+        precondition(result == 0, "Streams: pthread_mutex_init failed with \(result)")
+        pthread_mutexattr_destroy(&attributes)
+      #endif
+    }
+    return storage
+  }
+
+  @inlinable
+  deinit {
+    withUnsafeMutablePointerToElements { cell in
+      #if !canImport(Darwin)
+        pthread_mutex_destroy(Self.primitive(cell))
+      #endif
+      _ = cell.deinitialize(count: 1)
+    }
+  }
+
+  @inlinable
+  static func primitive(_ cell: UnsafeMutablePointer<LockCell>) -> UnsafeMutablePointer<LockPrimitive> {
+    UnsafeMutableRawPointer(cell)
+      .advanced(by: MemoryLayout<LockCell>.offset(of: \LockCell.primitive)!)
+      .assumingMemoryBound(to: LockPrimitive.self)
+  }
+
+  @inlinable
+  static func word(_ cell: UnsafeMutablePointer<LockCell>) -> UnsafeMutablePointer<Int> {
+    UnsafeMutableRawPointer(cell)
+      .advanced(by: MemoryLayout<LockCell>.offset(of: \LockCell.word)!)
+      .assumingMemoryBound(to: Int.self)
+  }
+
+  @inlinable
+  func lock() {
+    withUnsafeMutablePointerToElements { cell in
+      #if canImport(Darwin)
+        os_unfair_lock_lock(Self.primitive(cell))
+      #else
+        let result = pthread_mutex_lock(Self.primitive(cell))
+        precondition(result == 0, "Streams: pthread_mutex_lock failed with \(result)")
+      #endif
+    }
+  }
+
+  @inlinable
+  func unlock() {
+    withUnsafeMutablePointerToElements { cell in
+      #if canImport(Darwin)
+        os_unfair_lock_unlock(Self.primitive(cell))
+      #else
+        let result = pthread_mutex_unlock(Self.primitive(cell))
+        precondition(result == 0, "Streams: pthread_mutex_unlock failed with \(result)")
+      #endif
+    }
+  }
+}
+
+/// A value guarded by its own lock: the one lock type Streams uses everywhere.
+///
+/// `@unchecked Sendable`: every access to the stored `State` goes through ``withLock(_:)``, which
+/// holds the lock for the duration of the closure; the atomic word is only touched through the
+/// sequentially consistent C atomics in `StreamsShims`.
+@usableFromInline
+struct Locked<State>: @unchecked Sendable {
+  @usableFromInline let storage: LockStorage<State>
+
+  @inlinable
+  init(_ state: State) {
+    storage = LockStorage.make(state)
+  }
+
+  /// Runs `body` with exclusive access to the state. `body` must not call out to user code.
+  @inlinable
+  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    storage.lock()
+    defer { storage.unlock() }
+    return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
+  }
+
+  /// Atomically loads the side word.
+  @inlinable
+  func loadWord() -> Int {
+    storage.withUnsafeMutablePointerToElements { streams_atomic_load(LockStorage<State>.word($0)) }
+  }
+
+  /// Atomically stores `value` into the side word.
+  @inlinable
+  func storeWord(_ value: Int) {
+    storage.withUnsafeMutablePointerToElements {
+      streams_atomic_store(LockStorage<State>.word($0), value)
+    }
+  }
+
+  /// Atomically ORs `bits` into the side word and returns the previous value.
+  @inlinable
+  func fetchOrWord(_ bits: Int) -> Int {
+    storage.withUnsafeMutablePointerToElements {
+      streams_atomic_fetch_or(LockStorage<State>.word($0), bits)
+    }
+  }
+
+  /// Atomically adds `delta` to the side word and returns the previous value.
+  @inlinable
+  func fetchAddWord(_ delta: Int) -> Int {
+    storage.withUnsafeMutablePointerToElements {
+      streams_atomic_fetch_add(LockStorage<State>.word($0), delta)
+    }
+  }
+}
+
+/// A single atomic integer in its own allocation, for counters that have no state to lock.
+@usableFromInline
+struct AtomicCounter: Sendable {
+  @usableFromInline let cell: Locked<Void>
+
+  /// A counter starting at 0.
+  @inlinable
+  init() { cell = Locked(()) }
+
+  /// The current value.
+  @inlinable
+  var value: Int { cell.loadWord() }
+
+  /// Adds one and returns the new value.
+  @inlinable
+  @discardableResult
+  func increment() -> Int { cell.fetchAddWord(1) + 1 }
+
+  /// Subtracts one and returns the new value.
+  @inlinable
+  @discardableResult
+  func decrement() -> Int { cell.fetchAddWord(-1) - 1 }
+}
+
+/// The lock type of ``Locked``, for the other Streams modules (StreamsTest, StreamsState,
+/// StreamsTrace), which import it as SPI so that it never appears in an app's namespace.
+@_spi(StreamsInternal)
+public struct Protected<State>: Sendable {
+  private let base: Locked<State>
+
+  /// Guards `state`.
+  public init(_ state: State) {
+    base = Locked(state)
+  }
+
+  /// Runs `body` with exclusive access to the state; `body` must not call out to user code.
+  public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try base.withLock(body)
+  }
+}

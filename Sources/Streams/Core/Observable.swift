@@ -1,0 +1,135 @@
+/// A type that can be converted to an ``Observable``.
+public protocol ObservableConvertibleType {
+  /// The type of the sequence's elements.
+  associatedtype Element
+
+  /// The observable this value stands for.
+  func asObservable() -> Observable<Element>
+}
+
+/// A push-based sequence that observers subscribe to.
+public protocol ObservableType: ObservableConvertibleType {
+  /// Subscribes `observer`; the returned disposable ends the subscription.
+  func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+  where Observer.Element == Element
+}
+
+extension ObservableType {
+  /// Wraps this value in an ``Observable`` that subscribes to it.
+  ///
+  /// The wrapper enforces the event grammar, as ``Observable/create(file:line:_:)`` does: a
+  /// terminal event disposes the subscription to `self`.
+  public func asObservable() -> Observable<Element> {
+    Observable.create { observer in self.subscribe(observer) }
+  }
+}
+
+/// A push-based sequence of elements: Streams' counterpart of RxSwift's `Observable`.
+///
+/// An observable is a recipe: nothing happens until something subscribes, and every subscription
+/// runs the recipe again (unless the sequence is shared, see ``ObservableType/share(replay:scope:)``).
+///
+/// ```swift
+/// let numbers = Observable.of(1, 2, 3).map { $0 * 10 }
+/// _ = numbers.subscribe(onNext: { print($0) })
+/// // Prints "10", "20", "30"
+/// ```
+///
+/// An `Observable` is not `Sendable`: it holds the closures of its operators, which are not
+/// required to be `Sendable` so that code written for RxSwift keeps compiling. Subjects and relays,
+/// which guard their own state, are `Sendable` when their element is.
+public class Observable<Element>: ObservableType {
+  /// Runs one subscription: receives the observer and returns what disposes the subscription.
+  @usableFromInline let producer: (AnyObserver<Element>) -> any Disposable
+  @usableFromInline let traceID: UInt64
+  @usableFromInline let traceKind: StaticString
+  @usableFromInline let traceUpstreams: [UInt64]
+  @usableFromInline let traceFile: StaticString
+  @usableFromInline let traceLine: UInt
+
+  /// Creates a node of the graph. The producer is trusted to follow the event grammar (operators
+  /// inside Streams); ``create(_:)`` is the public, guarded entry.
+  @inlinable
+  init(
+    kind: StaticString, upstreams: [UInt64], file: StaticString = #fileID, line: UInt = #line,
+    producer: @escaping (AnyObserver<Element>) -> any Disposable
+  ) {
+    self.producer = producer
+    self.traceID = Tracing.nextID()
+    self.traceKind = kind
+    self.traceUpstreams = upstreams
+    self.traceFile = file
+    self.traceLine = line
+  }
+
+  /// Returns `self`.
+  @inlinable
+  public func asObservable() -> Observable<Element> { self }
+
+  /// Subscribes `observer`; the returned disposable ends the subscription.
+  @inlinable
+  public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+  where Observer.Element == Element {
+    subscribeAny(AnyObserver(observer))
+  }
+
+  /// The one subscribe path every subscription takes, where the tracing hook is consulted.
+  @inlinable
+  final func subscribeAny(_ observer: AnyObserver<Element>) -> any Disposable {
+    if Tracing.slot.loadWord() != 0 {
+      return subscribeTraced(observer)
+    }
+    return producer(observer)
+  }
+
+  /// This node as a tracer sees it.
+  public var traceNode: TraceNode {
+    TraceNode(
+      id: traceID, kind: "\(traceKind)", upstreams: traceUpstreams, file: "\(traceFile)",
+      line: traceLine)
+  }
+
+  @usableFromInline
+  final func subscribeTraced(_ observer: AnyObserver<Element>) -> any Disposable {
+    guard let tracer = Tracing.current, let recorder = tracer.subscription(to: traceNode) else {
+      return producer(observer)
+    }
+    let disposable = producer(
+      AnyObserver { event in
+        recorder.event(event)
+        observer.on(event)
+      })
+    return Disposables.create(
+      disposable,
+      Disposables.create { recorder.disposed() })
+  }
+}
+
+extension Observable {
+  /// Creates an observable from a subscribe function.
+  ///
+  /// ```swift
+  /// let greeting = Observable<String>.create { observer in
+  ///   observer.onNext("hello")
+  ///   observer.onCompleted()
+  ///   return Disposables.create()
+  /// }
+  /// ```
+  ///
+  /// The observer ignores everything after the first terminal event or after disposal; the
+  /// terminal event disposes the returned disposable. Calls to the observer must be serial.
+  ///
+  /// - Parameter subscribe: Runs once per subscription.
+  /// - Returns: An observable that completes, fails or runs forever as `subscribe` decides.
+  @inlinable
+  public static func create(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ subscribe: @escaping (AnyObserver<Element>) -> any Disposable
+  ) -> Observable<Element> {
+    Observable(kind: "create", upstreams: [], file: file, line: line) { observer in
+      let sink = GuardedSink(observer)
+      sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
+      return sink
+    }
+  }
+}

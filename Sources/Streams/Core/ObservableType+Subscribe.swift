@@ -1,0 +1,131 @@
+extension ObservableType {
+  /// Subscribes closures to the sequence's events.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2).subscribe(
+  ///   onNext: { print($0) }, onCompleted: { print("done") }, onDisposed: { print("disposed") })
+  /// // Prints "1", "2", "done", "disposed"
+  /// ```
+  ///
+  /// An error with no `onError` goes to ``Hooks/defaultErrorHandler``. The closures run on the
+  /// thread that delivers the event. After a terminal event or disposal no closure but
+  /// `onDisposed` runs, and `onDisposed` runs once.
+  ///
+  /// - Returns: A disposable that ends the subscription.
+  @inlinable
+  public func subscribe(
+    onNext: ((Element) -> Void)? = nil,
+    onError: ((any Error) -> Void)? = nil,
+    onCompleted: (() -> Void)? = nil,
+    onDisposed: (() -> Void)? = nil
+  ) -> any Disposable {
+    let sink = GuardedSink<Element>(
+      AnyObserver { event in
+        switch event {
+        case .next(let element): onNext?(element)
+        case .error(let error):
+          if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
+        case .completed: onCompleted?()
+        }
+      }, onDisposed: onDisposed)
+    sink.setUpstream(asObservable().subscribeAny(AnyObserver(eventHandler: sink.on)))
+    return sink
+  }
+
+  /// Subscribes closures that receive `object` (held weakly) along with each event.
+  ///
+  /// ```swift
+  /// viewModel.title.subscribe(with: self, onNext: { owner, title in owner.title = title })
+  /// ```
+  ///
+  /// Once `object` is gone the closures are no longer called.
+  @inlinable
+  public func subscribe<Object: AnyObject>(
+    with object: Object,
+    onNext: ((Object, Element) -> Void)? = nil,
+    onError: ((Object, any Error) -> Void)? = nil,
+    onCompleted: ((Object) -> Void)? = nil,
+    onDisposed: ((Object) -> Void)? = nil
+  ) -> any Disposable {
+    subscribe(
+      onNext: { [weak object] element in
+        guard let object else { return }
+        onNext?(object, element)
+      },
+      onError: { [weak object] error in
+        guard let object else { return }
+        onError?(object, error)
+      },
+      onCompleted: { [weak object] in
+        guard let object else { return }
+        onCompleted?(object)
+      },
+      onDisposed: { [weak object] in
+        guard let object else { return }
+        onDisposed?(object)
+      })
+  }
+
+  /// Subscribes a closure to every event.
+  ///
+  /// ```swift
+  /// _ = Observable.just(1).subscribe { event in print(event) }
+  /// // Prints "next(1)", "completed"
+  /// ```
+  @inlinable
+  public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
+    asObservable().subscribeAny(AnyObserver(eventHandler: on))
+  }
+}
+
+extension ObservableType {
+  /// Sends every event to `observers`.
+  ///
+  /// ```swift
+  /// let subject = PublishSubject<Int>()
+  /// _ = Observable.just(1).bind(to: subject)
+  /// ```
+  @inlinable
+  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  where Observer.Element == Element {
+    subscribe { event in
+      for observer in observers { observer.on(event) }
+    }
+  }
+
+  /// Sends every event, as an optional element, to `observers`.
+  @inlinable
+  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  where Observer.Element == Element? {
+    map { Optional($0) }.subscribe { event in
+      for observer in observers { observer.on(event) }
+    }
+  }
+
+  /// Passes the observable to `binder` and returns its result.
+  @inlinable
+  public func bind<Result>(to binder: (Self) -> Result) -> Result {
+    binder(self)
+  }
+
+  /// Subscribes `onNext`; in RxSwift an error reaching a binding is a programming error.
+  ///
+  /// An error stops the program with a message naming the misuse, as RxSwift's `bind` does in
+  /// debug builds.
+  @inlinable
+  public func bind(onNext: @escaping (Element) -> Void) -> any Disposable {
+    subscribe(
+      onNext: onNext,
+      onError: { error in
+        bindingError(error)
+      })
+  }
+}
+
+/// Stops the program for an error that reached a binding.
+@usableFromInline
+func bindingError(_ error: any Error, file: StaticString = #file, line: UInt = #line) -> Never {
+  fatalError(
+    "Streams: binding error: \(error). Binding sequences (bind(to:), drive, emit) must not "
+      + "fail; handle errors before binding (catchAndReturn, asDriver(onErrorJustReturn:)).")
+}

@@ -1,0 +1,85 @@
+/// A type that receives sequence events.
+///
+/// Streams calls an observer serially (never two events at once for one subscription) and follows
+/// the grammar `next* (error | completed)?`. The thread of a call is the thread the source emits on
+/// unless an operator such as ``ObservableType/observe(on:)`` moves it.
+public protocol ObserverType {
+  /// The type of element the observer receives.
+  associatedtype Element
+
+  /// Receives one event.
+  func on(_ event: Event<Element>)
+}
+
+extension ObserverType {
+  /// Sends `.next(element)`.
+  @inlinable
+  public func onNext(_ element: Element) { on(.next(element)) }
+
+  /// Sends `.completed`.
+  @inlinable
+  public func onCompleted() { on(.completed) }
+
+  /// Sends `.error(error)`.
+  @inlinable
+  public func onError(_ error: any Error) { on(.error(error)) }
+}
+
+/// A type-erased observer.
+///
+/// ```swift
+/// let observer = AnyObserver<Int> { event in print(event) }
+/// observer.onNext(1)
+/// // Prints "next(1)"
+/// ```
+///
+/// `@unchecked Sendable`: an observer is the Rx contract's entry point and may be handed to any
+/// thread (a network callback, a scheduler). Streams' own observers guard their state; the
+/// closures an app passes to `subscribe` run on whichever thread delivers the event, exactly as in
+/// RxSwift. Use ``ObservableType/observe(on:)`` or a `Driver` to pin them to the main actor.
+public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
+  /// The closure that receives events.
+  public typealias EventHandler = (Event<Element>) -> Void
+
+  @usableFromInline let handler: EventHandler
+
+  /// Creates an observer that forwards every event to `eventHandler`.
+  @inlinable
+  public init(eventHandler: @escaping EventHandler) {
+    handler = eventHandler
+  }
+
+  /// Wraps `observer`.
+  @inlinable
+  public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
+    if let any = observer as? AnyObserver<Element> {
+      self = any
+    } else {
+      handler = observer.on
+    }
+  }
+
+  /// Forwards `event` to the wrapped handler.
+  @inlinable
+  public func on(_ event: Event<Element>) {
+    handler(event)
+  }
+
+  /// Returns `self`.
+  @inlinable
+  public func asObserver() -> AnyObserver<Element> { self }
+}
+
+extension ObserverType {
+  /// Erases the observer's type.
+  @inlinable
+  public func asObserver() -> AnyObserver<Element> { AnyObserver(self) }
+
+  /// An observer of `Result` that transforms each element with `transform` before forwarding it
+  /// here.
+  public func mapObserver<Result>(_ transform: @escaping (Result) throws -> Element)
+    -> AnyObserver<Result>
+  {
+    AnyObserver { event in self.on(event.map(transform)) }
+  }
+}

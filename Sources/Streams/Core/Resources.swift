@@ -1,0 +1,55 @@
+/// Live-object accounting: the number of Streams objects (subscriptions, subjects, disposables)
+/// currently alive, always on (RxSwift needs the `TRACE_RESOURCES` flag for its counterpart).
+///
+/// ```swift
+/// let before = Resources.total
+/// do {
+///   let bag = DisposeBag()
+///   Observable.just(1).subscribe().disposed(by: bag)
+/// }
+/// assert(Resources.total == before)
+/// ```
+///
+/// The count is process-wide; read it before and after a block that runs alone.
+public enum Resources {
+  @usableFromInline static let counter = AtomicCounter()
+
+  /// The number of live Streams objects.
+  public static var total: Int { counter.value }
+
+  /// Counts `object` as alive; called from initialisers.
+  @inlinable
+  static func track(_ object: AnyObject) {
+    counter.increment()
+  }
+
+  /// Counts `object` as released; called from `deinit`.
+  @inlinable
+  static func untrack(_ object: AnyObject) {
+    counter.decrement()
+  }
+}
+
+/// Global hooks, as in RxSwift.
+public enum Hooks {
+  /// Receives an error that reached a subscription without an `onError` handler.
+  public typealias DefaultErrorHandler = @Sendable (_ subscriptionCallStack: [String], _ error: any Error)
+    -> Void
+
+  private static let handler = Locked<DefaultErrorHandler>({ _, error in
+    print("Unhandled error happened: \(error)")
+  })
+
+  /// Called for an error that reaches a subscription without an `onError` handler. The default
+  /// prints it; tests may install one that records it.
+  public static var defaultErrorHandler: DefaultErrorHandler {
+    get { handler.withLock { $0 } }
+    set { handler.withLock { $0 = newValue } }
+  }
+
+  @usableFromInline
+  static func reportUnhandled(_ error: any Error) {
+    let current = defaultErrorHandler
+    current([], error)
+  }
+}

@@ -1,0 +1,40 @@
+extension ObservableType {
+  /// Transforms each element with `transform`.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3).map { $0 * 10 }.subscribe(onNext: { print($0) })
+  /// // Prints "10", "20", "30"
+  /// ```
+  ///
+  /// Completes and fails when the source does; a throw from `transform` becomes `.error` and
+  /// disposes the source. Disposal disposes the source.
+  ///
+  /// - Parameter transform: Called once per element.
+  @inlinable
+  public func map<Result>(
+    _ transform: @escaping (Element) throws -> Result,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Result> {
+    let source = asObservable()
+    return Observable(kind: "map", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next(let element):
+              guard sink.isActive else { return }
+              do {
+                sink.on(.next(try transform(element)))
+              } catch {
+                sink.on(.error(error))
+              }
+            case .error(let error): sink.on(.error(error))
+            case .completed: sink.on(.completed)
+            }
+          }))
+      return sink
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/// A subject that emits only its last element, and only when it completes.
+///
+/// ```swift
+/// let subject = AsyncSubject<Int>()
+/// _ = subject.subscribe(onNext: { print($0) })
+/// subject.onNext(1); subject.onNext(2); subject.onCompleted()
+/// // Prints "2"
+/// ```
+///
+/// An error is forwarded without the last element; a subscriber after completion receives the
+/// last element and completion.
+///
+/// Delivery is serialized: if two threads call `on(_:)` at once, or an observer calls it from
+/// inside its own `onNext`, the second event is queued and delivered, in order, right after the
+/// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
+/// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
+///
+/// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+  @usableFromInline let core: SubjectCore<Element>
+
+  /// An empty subject.
+  public init(file: StaticString = #fileID, line: UInt = #line) {
+    let core = SubjectCore<Element>(policy: .last, name: "AsyncSubject")
+    self.core = core
+    super.init(kind: "AsyncSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+  }
+
+  /// `true` while at least one observer is subscribed.
+  public var hasObservers: Bool { core.hasObservers }
+
+  /// `true` once disposed.
+  public var isDisposed: Bool { core.isDisposed }
+
+  /// Sends `event` to every subscribed observer.
+  @inlinable
+  public func on(_ event: Event<Element>) { core.on(event) }
+
+  /// Returns `self`.
+  public func asObserver() -> AsyncSubject<Element> { self }
+
+  /// Releases every observer and the buffered elements; later subscribers receive
+  /// `RxError.disposed`.
+  public func dispose() { core.dispose() }
+}
+
+extension AsyncSubject: @unchecked Sendable where Element: Sendable {}

@@ -1,0 +1,49 @@
+/// A subject that holds a current value and sends it to each new subscriber.
+///
+/// ```swift
+/// let subject = BehaviorSubject(value: 1)
+/// _ = subject.subscribe(onNext: { print($0) })
+/// subject.onNext(2)
+/// // Prints "1", "2"
+/// ```
+///
+/// After a terminal event a new subscriber receives only the terminal event.
+///
+/// Delivery is serialized: if two threads call `on(_:)` at once, or an observer calls it from
+/// inside its own `onNext`, the second event is queued and delivered, in order, right after the
+/// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
+/// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
+///
+/// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+  @usableFromInline let core: SubjectCore<Element>
+
+  /// A subject whose current value is `value`.
+  public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
+    let core = SubjectCore<Element>(policy: .latest, name: "BehaviorSubject", initial: value)
+    self.core = core
+    super.init(kind: "BehaviorSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+  }
+
+  /// The current value; throws the error the subject failed with, or `RxError.disposed`.
+  public func value() throws -> Element { try core.latest() }
+
+  /// `true` while at least one observer is subscribed.
+  public var hasObservers: Bool { core.hasObservers }
+
+  /// `true` once disposed.
+  public var isDisposed: Bool { core.isDisposed }
+
+  /// Sends `event` to every subscribed observer.
+  @inlinable
+  public func on(_ event: Event<Element>) { core.on(event) }
+
+  /// Returns `self`.
+  public func asObserver() -> BehaviorSubject<Element> { self }
+
+  /// Releases every observer and the buffered elements; later subscribers receive
+  /// `RxError.disposed`.
+  public func dispose() { core.dispose() }
+}
+
+extension BehaviorSubject: @unchecked Sendable where Element: Sendable {}

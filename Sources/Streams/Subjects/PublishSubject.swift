@@ -1,0 +1,48 @@
+/// A subject that sends each event to the observers subscribed at that moment.
+///
+/// ```swift
+/// let subject = PublishSubject<Int>()
+/// subject.onNext(1)  // nobody listens yet
+/// _ = subject.subscribe(onNext: { print($0) })
+/// subject.onNext(2)
+/// // Prints "2"
+/// ```
+///
+/// A late subscriber receives only later events; after a terminal event it receives the terminal
+/// event at once.
+///
+/// Delivery is serialized: if two threads call `on(_:)` at once, or an observer calls it from
+/// inside its own `onNext`, the second event is queued and delivered, in order, right after the
+/// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
+/// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
+///
+/// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+  @usableFromInline let core: SubjectCore<Element>
+
+  /// A subject with no observers.
+  public init(file: StaticString = #fileID, line: UInt = #line) {
+    let core = SubjectCore<Element>(policy: .none, name: "PublishSubject")
+    self.core = core
+    super.init(kind: "PublishSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+  }
+
+  /// `true` while at least one observer is subscribed.
+  public var hasObservers: Bool { core.hasObservers }
+
+  /// `true` once disposed.
+  public var isDisposed: Bool { core.isDisposed }
+
+  /// Sends `event` to every subscribed observer.
+  @inlinable
+  public func on(_ event: Event<Element>) { core.on(event) }
+
+  /// Returns `self`.
+  public func asObserver() -> PublishSubject<Element> { self }
+
+  /// Releases every observer and the buffered elements; later subscribers receive
+  /// `RxError.disposed`.
+  public func dispose() { core.dispose() }
+}
+
+extension PublishSubject: @unchecked Sendable where Element: Sendable {}

@@ -1,0 +1,62 @@
+/// A subject that replays up to `bufferSize` latest elements to each new subscriber.
+///
+/// ```swift
+/// let subject = ReplaySubject<Int>.create(bufferSize: 2)
+/// subject.onNext(1); subject.onNext(2); subject.onNext(3)
+/// _ = subject.subscribe(onNext: { print($0) })
+/// // Prints "2", "3"
+/// ```
+///
+/// After a terminal event a new subscriber receives the buffer and then the terminal event.
+///
+/// Delivery is serialized: if two threads call `on(_:)` at once, or an observer calls it from
+/// inside its own `onNext`, the second event is queued and delivered, in order, right after the
+/// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
+/// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
+///
+/// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+  @usableFromInline let core: SubjectCore<Element>
+
+  init(bufferSize: Int, file: StaticString, line: UInt) {
+    precondition(
+      bufferSize >= 0,
+      "ReplaySubject.create(bufferSize:) needs a buffer size of 0 or more, got \(bufferSize)")
+    let core = SubjectCore<Element>(policy: .buffer(bufferSize), name: "ReplaySubject")
+    self.core = core
+    super.init(kind: "ReplaySubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+  }
+
+  /// A subject replaying up to `bufferSize` elements. A negative size is a programming error.
+  public static func create(
+    bufferSize: Int, file: StaticString = #fileID, line: UInt = #line
+  ) -> ReplaySubject<Element> {
+    ReplaySubject(bufferSize: bufferSize, file: file, line: line)
+  }
+
+  /// A subject replaying every element it has received.
+  public static func createUnbounded(
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> ReplaySubject<Element> {
+    ReplaySubject(bufferSize: Int.max, file: file, line: line)
+  }
+
+  /// `true` while at least one observer is subscribed.
+  public var hasObservers: Bool { core.hasObservers }
+
+  /// `true` once disposed.
+  public var isDisposed: Bool { core.isDisposed }
+
+  /// Sends `event` to every subscribed observer.
+  @inlinable
+  public func on(_ event: Event<Element>) { core.on(event) }
+
+  /// Returns `self`.
+  public func asObserver() -> ReplaySubject<Element> { self }
+
+  /// Releases every observer and the buffered elements; later subscribers receive
+  /// `RxError.disposed`.
+  public func dispose() { core.dispose() }
+}
+
+extension ReplaySubject: @unchecked Sendable where Element: Sendable {}

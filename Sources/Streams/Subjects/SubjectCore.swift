@@ -1,0 +1,247 @@
+/// What a subject replays to a new subscriber.
+@usableFromInline
+enum ReplayPolicy {
+  /// Nothing (PublishSubject).
+  case none
+  /// The latest element, always present (BehaviorSubject).
+  case latest
+  /// Up to `n` latest elements; `Int.max` for unbounded (ReplaySubject).
+  case buffer(Int)
+  /// The last element, delivered only with completion (AsyncSubject).
+  case last
+}
+
+/// The one state machine behind every subject and relay.
+///
+/// Delivery is serialized: while one thread delivers an event, an `on(_:)` from another thread,
+/// or from an observer re-entering the subject, is queued with the observers subscribed at that
+/// moment and delivered by the delivering thread once the current event has reached every
+/// observer. Observers therefore never see two events at once, and every observer sees the
+/// events in the order the subject accepted them. No lock is held while an observer runs.
+///
+/// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock.
+@usableFromInline
+final class SubjectCore<Element>: @unchecked Sendable {
+  @usableFromInline typealias Observers = ContiguousArray<(key: Int, observer: AnyObserver<Element>)>
+
+  @usableFromInline
+  enum Work {
+    case deliver(Event<Element>, Observers)
+    case replay([Event<Element>], AnyObserver<Element>)
+  }
+
+  @usableFromInline
+  struct State {
+    @usableFromInline var observers: Observers = []
+    @usableFromInline var nextKey = 0
+    @usableFromInline var buffer: [Element] = []
+    @usableFromInline var terminal: Event<Element>?
+    @usableFromInline var isDisposed = false
+    @usableFromInline var delivering = false
+    @usableFromInline var pending: [Work] = []
+
+    @inlinable
+    init() {}
+  }
+
+  @usableFromInline let policy: ReplayPolicy
+  @usableFromInline let name: String
+  @usableFromInline let state: Locked<State>
+
+  @inlinable
+  init(policy: ReplayPolicy, name: String, initial: Element? = nil) {
+    self.policy = policy
+    self.name = name
+    var initialState = State()
+    if let initial { initialState.buffer = [initial] }
+    state = Locked(initialState)
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  // MARK: events
+
+  @inlinable
+  func on(_ event: Event<Element>) {
+    let work = state.withLock { state -> Work? in
+      if state.isDisposed || state.terminal != nil { return nil }
+      let observers = state.observers
+      switch event {
+      case .next(let element):
+        switch policy {
+        case .none: break
+        case .latest: state.buffer = [element]
+        case .buffer(let size):
+          state.buffer.append(element)
+          if state.buffer.count > size { state.buffer.removeFirst(state.buffer.count - size) }
+        case .last:
+          state.buffer = [element]
+          return nil
+        }
+        return claim(.deliver(event, observers), &state)
+      case .error, .completed:
+        state.terminal = event
+        state.observers = []
+        if case .last = policy, case .completed = event, let last = state.buffer.last {
+          return claim(
+            .deliver(.next(last), observers), then: .deliver(event, observers), &state)
+        }
+        return claim(.deliver(event, observers), &state)
+      }
+    }
+    if let work { drain(work) }
+  }
+
+  /// Queues `work` (and `then`) if someone is delivering; otherwise claims delivery, queues `then`
+  /// and returns `work` for the caller to run outside the lock.
+  @inlinable
+  func claim(_ work: Work, then: Work? = nil, _ state: inout State) -> Work? {
+    if state.delivering {
+      state.pending.append(work)
+      if let then { state.pending.append(then) }
+      return nil
+    }
+    state.delivering = true
+    if let then { state.pending.append(then) }
+    return work
+  }
+
+  /// Runs `work`, then everything queued meanwhile, then releases the delivery claim.
+  @inlinable
+  func drain(_ first: Work) {
+    var work = first
+    while true {
+      switch work {
+      case .deliver(let event, let observers):
+        for entry in observers { entry.observer.on(event) }
+      case .replay(let events, let observer):
+        for event in events { observer.on(event) }
+      }
+      let next = state.withLock { state -> Work? in
+        if state.pending.isEmpty {
+          state.delivering = false
+          return nil
+        }
+        return state.pending.removeFirst()
+      }
+      guard let next else { return }
+      work = next
+    }
+  }
+
+  // MARK: subscriptions
+
+  @inlinable
+  func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
+    var key = -1
+    let work = state.withLock { state -> Work? in
+      if state.isDisposed {
+        return claim(.replay([.error(RxError.disposed(object: name))], observer), &state)
+      }
+      var replay: [Event<Element>]
+      switch policy {
+      case .none: replay = []
+      case .latest, .buffer: replay = state.buffer.map { .next($0) }
+      case .last:
+        replay = []
+        if let terminal = state.terminal, case .completed = terminal, let last = state.buffer.last {
+          replay = [.next(last)]
+        }
+      }
+      if let terminal = state.terminal {
+        replay.append(terminal)
+      } else {
+        key = state.nextKey
+        state.nextKey += 1
+        state.observers.append((key, observer))
+      }
+      if replay.isEmpty { return nil }
+      return claim(.replay(replay, observer), &state)
+    }
+    if let work { drain(work) }
+    if key < 0 { return Disposables.create() }
+    return SubjectSubscription(core: self, key: key)
+  }
+
+  @inlinable
+  func unsubscribe(_ key: Int) {
+    let removed = state.withLock { state -> AnyObserver<Element>? in
+      guard let index = state.observers.firstIndex(where: { $0.key == key }) else { return nil }
+      return state.observers.remove(at: index).observer
+    }
+    // Release the observer outside the lock: its deinit may run user code.
+    withExtendedLifetime(removed) {}
+  }
+
+  @inlinable
+  var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
+
+  @inlinable
+  var isDisposed: Bool { state.withLock { $0.isDisposed } }
+
+  @inlinable
+  func dispose() {
+    let released = state.withLock { state -> (Observers, [Element]) in
+      state.isDisposed = true
+      defer {
+        state.observers = []
+        state.buffer = []
+      }
+      return (state.observers, state.buffer)
+    }
+    withExtendedLifetime(released) {}
+  }
+
+  /// The current latest element; throws the terminal error, or `RxError.disposed`.
+  @inlinable
+  func latest() throws -> Element {
+    try state.withLock { state -> Element in
+      if state.isDisposed { throw RxError.disposed(object: name) }
+      if case .error(let error) = state.terminal { throw error }
+      guard let value = state.buffer.last else {
+        preconditionFailure("\(name) has no value: a BehaviorSubject always holds one")
+      }
+      return value
+    }
+  }
+
+  /// Atomically replaces the latest element with `transform(latest)` and emits it.
+  @inlinable
+  func update(_ transform: (inout Element) throws -> Void) rethrows -> Element {
+    let (work, value) = try state.withLock { state -> (Work?, Element) in
+      guard var value = state.buffer.last else {
+        preconditionFailure("\(name) has no value to update")
+      }
+      try transform(&value)
+      if state.isDisposed || state.terminal != nil { return (nil, value) }
+      state.buffer = [value]
+      let observers = state.observers
+      return (claim(.deliver(.next(value), observers), &state), value)
+    }
+    if let work { drain(work) }
+    return value
+  }
+}
+
+/// Removes one observer from a subject when disposed.
+@usableFromInline
+final class SubjectSubscription<Element>: Disposable, @unchecked Sendable {
+  // `@unchecked Sendable`: `core` is Sendable-by-lock and `key` is immutable; the disposed flag is
+  // the lock's atomic word.
+  @usableFromInline let core: SubjectCore<Element>
+  @usableFromInline let key: Int
+  @usableFromInline let flag = Locked(())
+
+  @inlinable
+  init(core: SubjectCore<Element>, key: Int) {
+    self.core = core
+    self.key = key
+  }
+
+  @inlinable
+  func dispose() {
+    if flag.fetchOrWord(1) != 0 { return }
+    core.unsubscribe(key)
+  }
+}
