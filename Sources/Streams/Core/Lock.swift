@@ -13,44 +13,34 @@ import StreamsShims
   @usableFromInline typealias LockPrimitive = pthread_mutex_t
 #endif
 
-/// The raw memory that sits next to a ``Locked`` value: the lock itself and one atomic word that
-/// owners may use for a lock-free flag (for example "disposed").
-@usableFromInline
-struct LockCell {
-  @usableFromInline var word: Int = 0
-  @usableFromInline var primitive: LockPrimitive
-
-  @usableFromInline
-  init(primitive: LockPrimitive) {
-    self.primitive = primitive
-  }
-}
-
 /// One allocation holding a value of `State`, the lock that guards it and an atomic word.
 ///
-/// The lock is `pthread_mutex_t` on Linux (ThreadSanitizer understands it) and `os_unfair_lock` on
-/// Apple platforms. It is never recursive: code must not call user code, an observer, `dispose()`
-/// or a scheduler while holding it.
+/// The tail of the buffer is a run of words: word 0 is the atomic side word, the words after it
+/// hold the lock. The lock is `pthread_mutex_t` on Linux (ThreadSanitizer understands it) and
+/// `os_unfair_lock` on Apple platforms. It is never recursive: code must not call user code, an
+/// observer, `dispose()` or a scheduler while holding it.
 @usableFromInline
-final class LockStorage<State>: ManagedBuffer<State, LockCell> {
+final class LockStorage<State>: ManagedBuffer<State, Int> {
+  /// Words needed after the side word to hold the lock.
+  @inlinable
+  static var lockWords: Int {
+    (MemoryLayout<LockPrimitive>.size + MemoryLayout<Int>.stride - 1) / MemoryLayout<Int>.stride
+  }
+
   @inlinable
   static func make(_ state: State) -> LockStorage<State> {
-    let buffer = Self.create(minimumCapacity: 1) { _ in state }
+    let buffer = Self.create(minimumCapacity: 1 + lockWords) { _ in state }
     let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
-    storage.withUnsafeMutablePointerToElements { cell in
+    storage.withUnsafeMutablePointerToElements { words in
+      words.initialize(to: 0)
+      let raw = UnsafeMutableRawPointer(words + 1)
+      let primitive = raw.bindMemory(to: LockPrimitive.self, capacity: 1)
       #if canImport(Darwin)
-        cell.initialize(to: LockCell(primitive: os_unfair_lock()))
+        primitive.initialize(to: os_unfair_lock())
       #else
-        cell.initialize(to: LockCell(primitive: pthread_mutex_t()))
-        let primitive = UnsafeMutableRawPointer(cell)
-          .advanced(by: MemoryLayout<LockCell>.offset(of: \LockCell.primitive)!)
-          .assumingMemoryBound(to: pthread_mutex_t.self)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
-        let result = pthread_mutex_init(primitive, &attributes)
+        primitive.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(primitive, nil)
         precondition(result == 0, "Streams: pthread_mutex_init failed with \(result)")
-        pthread_mutexattr_destroy(&attributes)
       #endif
     }
     return storage
@@ -58,35 +48,27 @@ final class LockStorage<State>: ManagedBuffer<State, LockCell> {
 
   @inlinable
   deinit {
-    withUnsafeMutablePointerToElements { cell in
+    withUnsafeMutablePointerToElements { words in
+      let primitive = Self.primitive(words)
       #if !canImport(Darwin)
-        pthread_mutex_destroy(Self.primitive(cell))
+        pthread_mutex_destroy(primitive)
       #endif
-      _ = cell.deinitialize(count: 1)
+      primitive.deinitialize(count: 1)
     }
   }
 
   @inlinable
-  static func primitive(_ cell: UnsafeMutablePointer<LockCell>) -> UnsafeMutablePointer<LockPrimitive> {
-    UnsafeMutableRawPointer(cell)
-      .advanced(by: MemoryLayout<LockCell>.offset(of: \LockCell.primitive)!)
-      .assumingMemoryBound(to: LockPrimitive.self)
-  }
-
-  @inlinable
-  static func word(_ cell: UnsafeMutablePointer<LockCell>) -> UnsafeMutablePointer<Int> {
-    UnsafeMutableRawPointer(cell)
-      .advanced(by: MemoryLayout<LockCell>.offset(of: \LockCell.word)!)
-      .assumingMemoryBound(to: Int.self)
+  static func primitive(_ words: UnsafeMutablePointer<Int>) -> UnsafeMutablePointer<LockPrimitive> {
+    UnsafeMutableRawPointer(words + 1).assumingMemoryBound(to: LockPrimitive.self)
   }
 
   @inlinable
   func lock() {
-    withUnsafeMutablePointerToElements { cell in
+    withUnsafeMutablePointerToElements { words in
       #if canImport(Darwin)
-        os_unfair_lock_lock(Self.primitive(cell))
+        os_unfair_lock_lock(Self.primitive(words))
       #else
-        let result = pthread_mutex_lock(Self.primitive(cell))
+        let result = pthread_mutex_lock(Self.primitive(words))
         precondition(result == 0, "Streams: pthread_mutex_lock failed with \(result)")
       #endif
     }
@@ -94,11 +76,11 @@ final class LockStorage<State>: ManagedBuffer<State, LockCell> {
 
   @inlinable
   func unlock() {
-    withUnsafeMutablePointerToElements { cell in
+    withUnsafeMutablePointerToElements { words in
       #if canImport(Darwin)
-        os_unfair_lock_unlock(Self.primitive(cell))
+        os_unfair_lock_unlock(Self.primitive(words))
       #else
-        let result = pthread_mutex_unlock(Self.primitive(cell))
+        let result = pthread_mutex_unlock(Self.primitive(words))
         precondition(result == 0, "Streams: pthread_mutex_unlock failed with \(result)")
       #endif
     }
@@ -130,14 +112,14 @@ struct Locked<State>: @unchecked Sendable {
   /// Atomically loads the side word.
   @inlinable
   func loadWord() -> Int {
-    storage.withUnsafeMutablePointerToElements { streams_atomic_load(LockStorage<State>.word($0)) }
+    storage.withUnsafeMutablePointerToElements { streams_atomic_load($0) }
   }
 
   /// Atomically stores `value` into the side word.
   @inlinable
   func storeWord(_ value: Int) {
     storage.withUnsafeMutablePointerToElements {
-      streams_atomic_store(LockStorage<State>.word($0), value)
+      streams_atomic_store($0, value)
     }
   }
 
@@ -145,7 +127,7 @@ struct Locked<State>: @unchecked Sendable {
   @inlinable
   func fetchOrWord(_ bits: Int) -> Int {
     storage.withUnsafeMutablePointerToElements {
-      streams_atomic_fetch_or(LockStorage<State>.word($0), bits)
+      streams_atomic_fetch_or($0, bits)
     }
   }
 
@@ -153,7 +135,7 @@ struct Locked<State>: @unchecked Sendable {
   @inlinable
   func fetchAddWord(_ delta: Int) -> Int {
     storage.withUnsafeMutablePointerToElements {
-      streams_atomic_fetch_add(LockStorage<State>.word($0), delta)
+      streams_atomic_fetch_add($0, delta)
     }
   }
 }

@@ -20,6 +20,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   @usableFromInline let core: SubjectCore<Element>
 
   /// An empty subject.
+  @inlinable
   public init(file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .last, name: "AsyncSubject")
     self.core = core

@@ -19,6 +19,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @usableFromInline let core: SubjectCore<Element>
 
   /// A subject whose current value is `value`.
+  @inlinable
   public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .latest, name: "BehaviorSubject", initial: value)
     self.core = core

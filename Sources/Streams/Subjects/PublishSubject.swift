@@ -21,6 +21,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @usableFromInline let core: SubjectCore<Element>
 
   /// A subject with no observers.
+  @inlinable
   public init(file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .none, name: "PublishSubject")
     self.core = core

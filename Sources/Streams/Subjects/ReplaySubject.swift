@@ -18,6 +18,7 @@
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
   @usableFromInline let core: SubjectCore<Element>
 
+  @usableFromInline @inlinable
   init(bufferSize: Int, file: StaticString, line: UInt) {
     precondition(
       bufferSize >= 0,
@@ -28,6 +29,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   }
 
   /// A subject replaying up to `bufferSize` elements. A negative size is a programming error.
+  @inlinable
   public static func create(
     bufferSize: Int, file: StaticString = #fileID, line: UInt = #line
   ) -> ReplaySubject<Element> {
@@ -35,6 +37,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   }
 
   /// A subject replaying every element it has received.
+  @inlinable
   public static func createUnbounded(
     file: StaticString = #fileID, line: UInt = #line
   ) -> ReplaySubject<Element> {

@@ -58,6 +58,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     Resources.track(self)
   }
 
+  @inlinable
   deinit { Resources.untrack(self) }
 
   // MARK: events
@@ -134,7 +135,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
-    var key = -1
+    var assigned = -1
     let work = state.withLock { state -> Work? in
       if state.isDisposed {
         return claim(.replay([.error(RxError.disposed(object: name))], observer), &state)
@@ -152,16 +153,17 @@ final class SubjectCore<Element>: @unchecked Sendable {
       if let terminal = state.terminal {
         replay.append(terminal)
       } else {
-        key = state.nextKey
+        assigned = state.nextKey
         state.nextKey += 1
-        state.observers.append((key, observer))
+        state.observers.append((assigned, observer))
       }
       if replay.isEmpty { return nil }
       return claim(.replay(replay, observer), &state)
     }
     if let work { drain(work) }
-    if key < 0 { return Disposables.create() }
-    return SubjectSubscription(core: self, key: key)
+    if assigned < 0 { return Disposables.create() }
+    let key = assigned
+    return SubjectSubscription { [self] in unsubscribe(key) }
   }
 
   @inlinable
@@ -225,23 +227,19 @@ final class SubjectCore<Element>: @unchecked Sendable {
 }
 
 /// Removes one observer from a subject when disposed.
+///
+/// Not generic: the removal closure is created in the subscribing module's specialized code, so a
+/// call through `any Disposable` does not land in unspecialized generic code. Disposing twice is
+/// harmless: the second removal finds no observer for the key.
 @usableFromInline
-final class SubjectSubscription<Element>: Disposable, @unchecked Sendable {
-  // `@unchecked Sendable`: `core` is Sendable-by-lock and `key` is immutable; the disposed flag is
-  // the lock's atomic word.
-  @usableFromInline let core: SubjectCore<Element>
-  @usableFromInline let key: Int
-  @usableFromInline let flag = Locked(())
+final class SubjectSubscription: Disposable {
+  @usableFromInline let remove: @Sendable () -> Void
 
   @inlinable
-  init(core: SubjectCore<Element>, key: Int) {
-    self.core = core
-    self.key = key
+  init(_ remove: @escaping @Sendable () -> Void) {
+    self.remove = remove
   }
 
   @inlinable
-  func dispose() {
-    if flag.fetchOrWord(1) != 0 { return }
-    core.unsubscribe(key)
-  }
+  func dispose() { remove() }
 }
