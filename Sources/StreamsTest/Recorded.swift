@@ -41,7 +41,9 @@ extension Recorded {
   }
 
   /// An `.error(error)` event at `time`.
-  public static func error<Element>(_ time: TestTime, _ error: any Error) -> Recorded<Event<Element>>
+  public static func error<Element>(_ time: TestTime, _ error: any Error) -> Recorded<
+    Event<Element>
+  >
   where Value == Event<Element> {
     Recorded(time: time, value: .error(error))
   }

@@ -30,7 +30,9 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   private let simulateProcessingDelay: Bool
 
   /// A scheduler whose clock starts at `initialClock`, with `resolution` seconds per tick.
-  public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
+  public init(
+    initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true
+  ) {
     self.simulateProcessingDelay = simulateProcessingDelay
     super.init(initialClock: initialClock, resolution: resolution)
   }

@@ -1,3 +1,5 @@
+import StreamsShims
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import StreamsShims
 
 #if canImport(Darwin)
   @usableFromInline typealias LockPrimitive = os_unfair_lock

@@ -33,7 +33,8 @@ public enum Resources {
 /// Global hooks, as in RxSwift.
 public enum Hooks {
   /// Receives an error that reached a subscription without an `onError` handler.
-  public typealias DefaultErrorHandler = @Sendable (_ subscriptionCallStack: [String], _ error: any Error)
+  public typealias DefaultErrorHandler =
+    @Sendable (_ subscriptionCallStack: [String], _ error: any Error)
     -> Void
 
   private static let handler = Locked<DefaultErrorHandler>({ _, error in

@@ -53,7 +53,6 @@ extension DispatchTimeInterval {
   }
 }
 
-
 extension Int64 {
   fileprivate func saturatingMultiplied(by factor: Int64) -> Int64 {
     let (product, overflow) = multipliedReportingOverflow(by: factor)

@@ -40,7 +40,8 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
 
   /// A scheduler whose clock starts at `initialClock`, with `resolution` seconds per tick.
   public init(initialClock: Int = 0, resolution: Double = 1.0) {
-    precondition(resolution > 0, "VirtualTimeScheduler needs a positive resolution, got \(resolution)")
+    precondition(
+      resolution > 0, "VirtualTimeScheduler needs a positive resolution, got \(resolution)")
     state = Locked(State(clock: initialClock))
     self.resolution = resolution
   }

@@ -16,7 +16,8 @@
 /// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
 ///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
-public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable
+{
   @usableFromInline let core: SubjectCore<Element>
 
   /// An empty subject.

@@ -15,7 +15,9 @@
 /// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
 ///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType,
+  Cancelable
+{
   @usableFromInline let core: SubjectCore<Element>
 
   /// A subject whose current value is `value`.
@@ -23,7 +25,9 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .latest, name: "BehaviorSubject", initial: value)
     self.core = core
-    super.init(kind: "BehaviorSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+    super.init(kind: "BehaviorSubject", upstreams: [], file: file, line: line) {
+      core.subscribe($0)
+    }
   }
 
   /// The current value; throws the error the subject failed with, or `RxError.disposed`.

@@ -15,7 +15,9 @@
 /// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
 ///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
-public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType,
+  Cancelable
+{
   @usableFromInline let core: SubjectCore<Element>
 
   @usableFromInline @inlinable

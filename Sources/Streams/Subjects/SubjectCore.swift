@@ -22,7 +22,9 @@ enum ReplayPolicy {
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock.
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
-  @usableFromInline typealias Observers = ContiguousArray<(key: Int, observer: AnyObserver<Element>)>
+  @usableFromInline typealias Observers = ContiguousArray<
+    (key: Int, observer: AnyObserver<Element>)
+  >
 
   @usableFromInline
   enum Work {
