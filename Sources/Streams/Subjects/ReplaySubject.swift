@@ -20,7 +20,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 {
   @usableFromInline let core: SubjectCore<Element>
 
-  @usableFromInline @inlinable
+  @inlinable
   init(bufferSize: Int, file: StaticString, line: UInt) {
     precondition(
       bufferSize >= 0,
