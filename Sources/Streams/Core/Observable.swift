@@ -99,9 +99,11 @@ public class Observable<Element>: ObservableType {
         recorder.event(event)
         observer.on(event)
       })
+    // The tracer hears of the disposal before it propagates upstream, so a trace reads in the
+    // order disposal travels: downstream first.
     return Disposables.create(
-      disposable,
-      Disposables.create { recorder.disposed() })
+      Disposables.create { recorder.disposed() },
+      disposable)
   }
 }
 

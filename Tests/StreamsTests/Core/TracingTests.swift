@@ -1,0 +1,109 @@
+import Streams
+import Testing
+
+/// Records what it sees for the nodes it was told to trace; ignores every other node, so tests
+/// running at the same time are not affected.
+private final class RecordingTracer: StreamsTracer, @unchecked Sendable {
+  // Guarded by `lock`.
+  private var traced: Set<UInt64> = []
+  private var seenNodes: [TraceNode] = []
+  private var log: [String] = []
+  private let lock = TestLock()
+
+  func trace(_ ids: [UInt64]) { lock.run { traced.formUnion(ids) } }
+  var nodes: [TraceNode] { lock.run { seenNodes } }
+  var lines: [String] { lock.run { log } }
+
+  func subscription(to node: TraceNode) -> (any TraceSubscription)? {
+    let isTraced = lock.run { () -> Bool in
+      guard traced.contains(node.id) else { return false }
+      seenNodes.append(node)
+      log.append("subscribe \(node.kind)")
+      return true
+    }
+    return isTraced ? Recorder(kind: node.kind, tracer: self) : nil
+  }
+
+  func record(_ line: String) { lock.run { log.append(line) } }
+
+  final class Recorder: TraceSubscription {
+    let kind: String
+    let tracer: RecordingTracer
+    init(kind: String, tracer: RecordingTracer) {
+      self.kind = kind
+      self.tracer = tracer
+    }
+    func event<Element>(_ event: Event<Element>) { tracer.record("\(kind) \(event)") }
+    func disposed() { tracer.record("dispose \(kind)") }
+  }
+}
+
+@Suite("Tracing hook", .serialized)
+struct TracingTests {
+  @Test("a tracer sees subscribe, events and dispose with kinds, ids, upstreams and call sites")
+  func recordsGraph() {
+    let tracer = RecordingTracer()
+    let subject = PublishSubject<Int>()
+    let mapped = subject.map { $0 * 2 }
+    let filtered = mapped.filter { $0 > 2 }
+    tracer.trace([subject.traceNode.id, mapped.traceNode.id, filtered.traceNode.id])
+    Tracing.install(tracer)
+    defer { Tracing.install(nil) }
+
+    let subscription = filtered.subscribe(onNext: { _ in })
+    subject.onNext(1)
+    subject.onNext(2)
+    subscription.dispose()
+
+    #expect(
+      tracer.lines == [
+        "subscribe filter", "subscribe map", "subscribe PublishSubject",
+        "PublishSubject next(1)", "map next(2)",
+        "PublishSubject next(2)", "map next(4)", "filter next(4)",
+        "dispose filter", "dispose map", "dispose PublishSubject",
+      ])
+    let nodes = tracer.nodes
+    #expect(nodes.map(\.kind) == ["filter", "map", "PublishSubject"])
+    #expect(nodes[0].upstreams == [mapped.traceNode.id])
+    #expect(nodes[1].upstreams == [subject.traceNode.id])
+    #expect(nodes[2].upstreams == [])
+    #expect(nodes.allSatisfy { $0.file == "StreamsTests/TracingTests.swift" })
+    #expect(nodes[1].line != nodes[0].line)
+  }
+
+  @Test("a subscription made before the tracer is installed is never reported")
+  func decidedAtSubscribeTime() {
+    let tracer = RecordingTracer()
+    let subject = PublishSubject<Int>()
+    let mapped = subject.map { $0 + 1 }
+    tracer.trace([subject.traceNode.id, mapped.traceNode.id])
+    var received: [Int] = []
+    let early = mapped.subscribe(onNext: { received.append($0) })
+    Tracing.install(tracer)
+    defer { Tracing.install(nil) }
+    subject.onNext(1)
+    early.dispose()
+    #expect(received == [2])
+    #expect(tracer.lines.isEmpty)
+  }
+
+  @Test("with no tracer installed nothing is reported and Tracing.current is nil")
+  func noTracer() {
+    Tracing.install(nil)
+    #expect(Tracing.current == nil)
+    let tracer = RecordingTracer()
+    let subject = PublishSubject<Int>()
+    tracer.trace([subject.traceNode.id])
+    _ = subject.subscribe(onNext: { _ in })
+    subject.onNext(1)
+    #expect(tracer.lines.isEmpty)
+  }
+
+  @Test("every observable gets a distinct id")
+  func distinctIDs() {
+    let a = PublishSubject<Int>()
+    let b = a.map { $0 }
+    let c = a.map { $0 }
+    #expect(Set([a.traceNode.id, b.traceNode.id, c.traceNode.id]).count == 3)
+  }
+}
