@@ -67,6 +67,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func on(_ event: Event<Element>) {
+    if case .next = event, case .none = policy {
+      onNextFastPath(event)
+      return
+    }
     let work = state.withLock { state -> Work? in
       if state.isDisposed || state.terminal != nil { return nil }
       let observers = state.observers
@@ -96,6 +100,46 @@ final class SubjectCore<Element>: @unchecked Sendable {
     if let work { drain(work) }
   }
 
+  /// `.next` on a subject that buffers nothing, without building a `Work` value when nobody else
+  /// is delivering (the common case).
+  @inlinable
+  func onNextFastPath(_ event: Event<Element>) {
+    let observers = state.withLock { state -> Observers? in
+      if state.isDisposed || state.terminal != nil { return nil }
+      if state.delivering {
+        state.pending.append(.deliver(event, state.observers))
+        return nil
+      }
+      state.delivering = true
+      return state.observers
+    }
+    guard let observers else { return }
+    Self.deliver(event, to: observers)
+    finishDelivery()
+  }
+
+  @inlinable
+  static func deliver(_ event: Event<Element>, to observers: Observers) {
+    observers.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        buffer[index].observer.handler(event)
+      }
+    }
+  }
+
+  /// Releases the delivery claim, or runs what was queued meanwhile.
+  @inlinable
+  func finishDelivery() {
+    let next = state.withLock { state -> Work? in
+      if state.pending.isEmpty {
+        state.delivering = false
+        return nil
+      }
+      return state.pending.removeFirst()
+    }
+    if let next { drain(next) }
+  }
+
   /// Queues `work` (and `then`) if someone is delivering; otherwise claims delivery, queues `then`
   /// and returns `work` for the caller to run outside the lock.
   @inlinable
@@ -117,7 +161,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     while true {
       switch work {
       case .deliver(let event, let observers):
-        for entry in observers { entry.observer.on(event) }
+        Self.deliver(event, to: observers)
       case .replay(let events, let observer):
         for event in events { observer.on(event) }
       }
