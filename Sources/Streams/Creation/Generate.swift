@@ -41,6 +41,7 @@ extension ObservableType {
   /// Completes when `condition` returns `false`; a throw from `condition` or `iterate` becomes
   /// `.error`; disposal cancels the pending action. The state and the closures run on
   /// `scheduler`, so they must be `Sendable`.
+  @_disfavoredOverload
   public static func generate(
     initialState: Element, condition: @escaping @Sendable (Element) throws -> Bool,
     scheduler: any ImmediateSchedulerType,

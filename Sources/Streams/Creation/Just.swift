@@ -50,6 +50,7 @@ extension ObservableType {
   ///
   /// Completes one scheduled action after the element; never fails; disposal cancels the
   /// pending action. The element crosses to the scheduler, so it must be `Sendable`.
+  @_disfavoredOverload
   public static func just(
     _ element: Element, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line

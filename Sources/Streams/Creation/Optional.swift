@@ -27,6 +27,7 @@ extension ObservableType {
   ///
   /// Never fails; disposal cancels the pending action. The value crosses to `scheduler`, so it
   /// must be `Sendable` (the ``CurrentThreadScheduler`` overload does not require it).
+  @_disfavoredOverload
   public static func from(
     optional: Element?, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -31,6 +31,7 @@ extension ObservableType where Element: FixedWidthInteger {
   ///
   /// Never fails; disposal cancels the pending action. A negative `count`, or a range that would
   /// overflow `Element`, stops the program with a message naming the misuse.
+  @_disfavoredOverload
   public static func range(
     start: Element, count: Element, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line

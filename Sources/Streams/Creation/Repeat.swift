@@ -28,6 +28,7 @@ extension ObservableType {
   ///
   /// Never completes or fails; disposal cancels the pending action. The element crosses to
   /// `scheduler`, so it must be `Sendable`.
+  @_disfavoredOverload
   public static func repeatElement(
     _ element: Element, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -33,6 +33,7 @@ extension ObservableType {
   ///
   /// Completes one action after the last element; never fails; disposal cancels the pending
   /// action. The elements cross to `scheduler`, so they must be `Sendable`.
+  @_disfavoredOverload
   public static func of(
     _ elements: Element..., scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -70,6 +71,7 @@ extension ObservableType {
   ///
   /// Never fails; disposal cancels the pending action. The elements cross to `scheduler`, so they
   /// must be `Sendable`.
+  @_disfavoredOverload
   public static func from(
     _ array: [Element], scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -108,6 +110,7 @@ extension ObservableType {
   /// The sequence and its elements cross to `scheduler`, so they must be `Sendable`; the iterator
   /// is handed from one action to the next (never used by two at once). Never fails; disposal
   /// cancels the pending action.
+  @_disfavoredOverload
   public static func from<S: Sequence & Sendable>(
     _ sequence: S, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -12,8 +12,8 @@ extension ObservableType {
     -> Observable<Never>
   {
     let source = asObservable()
-    return Observable(kind: "ignoreElements", upstreams: [source.traceID], file: file, line: line)
-    { observer in
+    return Observable(kind: "ignoreElements", upstreams: [source.traceID], file: file, line: line) {
+      observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
         source.subscribeAny(
