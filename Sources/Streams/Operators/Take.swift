@@ -224,7 +224,7 @@ public enum TakeBehavior: Sendable, Equatable {
 /// that arrives after a terminal event was requested is dropped. Elements delivered reentrantly
 /// (from inside the delivery of another) still go through.
 @usableFromInline
-final class UntilGate<Element> {
+final class UntilGate<Element>: Sendable {
   @usableFromInline static var busyMask: Int { (1 << 28) - 1 }
   @usableFromInline static var openBit: Int { 1 << 28 }
   @usableFromInline static var deliveredBit: Int { 1 << 29 }

@@ -1,4 +1,4 @@
-import Streams
+@_spi(StreamsInternal) import Streams
 import StreamsTest
 import Testing
 
@@ -11,11 +11,16 @@ struct NeverTests {
     #expect(res.events.isEmpty)
   }
 
-  @Test("disposal releases the subscription")
+  @Test("disposal ends the subscription without any event")
   func disposal() {
-    let before = Resources.total
-    let subscription = Observable<Int>.never().map { $0 }.subscribe()
+    let log = Protected<[String]>([])
+    let subscription = Observable<Int>.never().subscribe(
+      onNext: { _ in log.withLock { $0.append("next") } },
+      onError: { _ in log.withLock { $0.append("error") } },
+      onCompleted: { log.withLock { $0.append("completed") } },
+      onDisposed: { log.withLock { $0.append("disposed") } })
+    #expect(log.withLock { $0 }.isEmpty)
     subscription.dispose()
-    #expect(Resources.total <= before + 1)
+    #expect(log.withLock { $0 } == ["disposed"])
   }
 }

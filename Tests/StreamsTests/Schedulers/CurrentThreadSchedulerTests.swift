@@ -107,6 +107,28 @@ struct CurrentThreadSchedulerTests {
       ])
   }
 
+  @Test("the queue keeps FIFO order while it grows and wraps around")
+  func manyQueued() {
+    let order = Protected<[Int]>([])
+    let scheduler = CurrentThreadScheduler.instance
+    @Sendable func item(_ index: Int) -> any Disposable {
+      order.withLock { $0.append(index) }
+      if index == 0 {
+        for next in 40..<80 {
+          _ = scheduler.schedule(next) { item($0) }
+        }
+      }
+      return Disposables.create()
+    }
+    _ = scheduler.schedule(()) { _ in
+      for index in 0..<40 {
+        _ = scheduler.schedule(index) { item($0) }
+      }
+      return Disposables.create()
+    }
+    #expect(order.withLock { $0 } == Array(0..<80))
+  }
+
   @Test("recursive scheduling loops instead of growing the stack")
   func deepRecursion() {
     let count = Protected(0)
