@@ -74,8 +74,23 @@ public class Observable<Element>: ObservableType {
   }
 
   /// The one subscribe path every subscription takes, where the tracing hook is consulted.
+  ///
+  /// The outermost subscription on a thread runs inside the ``CurrentThreadScheduler``
+  /// trampoline, as every `Producer` subscription does in RxSwift: sources that schedule on the
+  /// current thread start only after the whole chain is subscribed, so an operator that stops
+  /// early can dispose them.
   @inlinable
   final func subscribeAny(_ observer: AnyObserver<Element>) -> any Disposable {
+    guard let trampoline = Trampoline.enterIfIdle() else {
+      return subscribeInTrampoline(observer)
+    }
+    let disposable = subscribeInTrampoline(observer)
+    trampoline.drainAndStop()
+    return disposable
+  }
+
+  @inlinable
+  final func subscribeInTrampoline(_ observer: AnyObserver<Element>) -> any Disposable {
     if Tracing.slot.loadWord() != 0 {
       return subscribeTraced(observer)
     }

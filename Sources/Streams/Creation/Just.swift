@@ -1,0 +1,62 @@
+extension ObservableType {
+  /// Emits `element` and completes, synchronously, during the subscription.
+  ///
+  /// ```swift
+  /// _ = Observable.just(1).subscribe { print($0) }
+  /// // Prints "next(1)", "completed"
+  /// ```
+  ///
+  /// Completes right after the element; never fails. Both events are delivered before `subscribe`
+  /// returns, so disposal has nothing left to stop. `Element` need not be `Sendable`.
+  ///
+  /// - Parameter element: The single element.
+  public static func just(
+    _ element: Element, file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    Observable(kind: "just", upstreams: [], file: file, line: line) { observer in
+      observer.on(.next(element))
+      observer.on(.completed)
+      return Disposables.create()
+    }
+  }
+
+  /// Emits `element` and then completes, each in its own action on the trampoline of the
+  /// subscribing thread.
+  ///
+  /// ```swift
+  /// _ = Observable.just(1, scheduler: CurrentThreadScheduler.instance).subscribe { print($0) }
+  /// // Prints "next(1)", "completed"
+  /// ```
+  ///
+  /// Completes one step after the element; never fails; disposal before a step cancels it.
+  /// This overload keeps the elements on the subscribing thread, so `Element` need not be
+  /// `Sendable`.
+  public static func just(
+    _ element: Element, scheduler: CurrentThreadScheduler,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    Observable.onTrampoline(kind: "just", file: file, line: line) {
+      SequenceSteps(CollectionOfOne(element))
+    }
+  }
+
+  /// Emits `element` in one action on `scheduler` and completes in a second one, as RxSwift's
+  /// `just(_:scheduler:)`.
+  ///
+  /// ```swift
+  /// // TestScheduler, subscribed at 200:
+  /// // Observable.just(42, scheduler: scheduler)  -> next(201, 42), completed(202)
+  /// ```
+  ///
+  /// Completes one scheduled action after the element; never fails; disposal cancels the
+  /// pending action. The element crosses to the scheduler, so it must be `Sendable`.
+  @_disfavoredOverload
+  public static func just(
+    _ element: Element, scheduler: any ImmediateSchedulerType,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> where Element: Sendable {
+    Observable.onScheduler(kind: "just", file: file, line: line, scheduler: scheduler) {
+      SequenceSteps(CollectionOfOne(element))
+    }
+  }
+}

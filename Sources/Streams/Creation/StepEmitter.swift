@@ -1,0 +1,120 @@
+/// The events of a synchronous source, produced one step at a time: the engine behind
+/// `of`, `from`, `range`, `repeatElement`, `generate` and the scheduled `just`.
+///
+/// `next()` is called again only after it returned `.next`; after a terminal event the steps are
+/// dropped.
+protocol EmissionSteps: SendableMetatype {
+  associatedtype Element
+
+  /// The next event of the source.
+  mutating func next() -> Event<Element>
+}
+
+extension Observable {
+  /// A source that emits one event per step on the calling thread's trampoline
+  /// (``CurrentThreadScheduler``), as RxSwift's sequence sources do with their default scheduler.
+  ///
+  /// Between two steps, work queued on the trampoline meanwhile runs first; when nothing waits, the
+  /// emitter loops without queuing itself. Disposal stops it before the next step. The steps never
+  /// leave the subscribing thread, so they need not be `Sendable`.
+  static func onTrampoline<Steps: EmissionSteps>(
+    kind: StaticString, file: StaticString, line: UInt, _ makeSteps: @escaping () -> Steps
+  ) -> Observable<Element> where Steps.Element == Element {
+    Observable(kind: kind, upstreams: [], file: file, line: line) { observer in
+      let sink = GuardedSink(observer)
+      Trampoline.current.run(TrampolineEmitter(steps: makeSteps(), sink: sink))
+      return sink
+    }
+  }
+
+  /// A source that emits one event per action scheduled on `scheduler`, each step scheduled by
+  /// the previous one (RxSwift's `scheduleRecursive`). On ``CurrentThreadScheduler`` it is
+  /// ``onTrampoline(kind:file:line:_:)``.
+  static func onScheduler<Steps: EmissionSteps>(
+    kind: StaticString, file: StaticString, line: UInt, scheduler: any ImmediateSchedulerType,
+    _ makeSteps: @escaping () -> Steps
+  ) -> Observable<Element> where Steps.Element == Element, Element: Sendable {
+    if scheduler is CurrentThreadScheduler {
+      return onTrampoline(kind: kind, file: file, line: line, makeSteps)
+    }
+    return Observable(kind: kind, upstreams: [], file: file, line: line) { observer in
+      let sink = GuardedSink(observer)
+      let emitter = ScheduledEmitter(steps: makeSteps(), sink: sink)
+      sink.setUpstream(
+        scheduler.scheduleRecursive(()) { _, recurse in
+          if emitter.step() { recurse(()) }
+        })
+      return sink
+    }
+  }
+}
+
+/// Runs the steps of a source on the trampoline of the subscribing thread.
+///
+/// Not `Sendable`: it lives on the queue of one thread's trampoline and is only run there.
+private final class TrampolineEmitter<Steps: EmissionSteps>: TrampolineTask {
+  private var steps: Steps
+  private let sink: GuardedSink<Steps.Element>
+
+  init(steps: Steps, sink: GuardedSink<Steps.Element>) {
+    self.steps = steps
+    self.sink = sink
+  }
+
+  func runOnTrampoline(_ trampoline: Trampoline) {
+    while sink.isActive {
+      let event = steps.next()
+      sink.on(event)
+      if event.isStopEvent { return }
+      if trampoline.hasPendingTasks {
+        trampoline.enqueue(self)
+        return
+      }
+    }
+  }
+}
+
+/// Runs the steps of a source as successive scheduled actions.
+///
+/// The steps are moved out of their lock while one step runs (a step may call user code, which
+/// must not run under a lock) and put back before the next step is scheduled, so each step sees
+/// the previous one's state; steps never overlap because each is scheduled by the one before.
+private final class ScheduledEmitter<Steps: EmissionSteps>: Sendable {
+  private let steps: Locked<Steps?>
+  private let sink: GuardedSink<Steps.Element>
+
+  init(steps: Steps, sink: GuardedSink<Steps.Element>) {
+    self.steps = Locked(steps)
+    self.sink = sink
+  }
+
+  /// Emits one event; returns `true` when another step should follow.
+  func step() -> Bool {
+    guard sink.isActive else { return false }
+    let taken = steps.withLock { slot -> Steps? in
+      defer { slot = nil }
+      return slot
+    }
+    guard var current = taken else { return false }
+    let event = current.next()
+    if !event.isStopEvent {
+      steps.withLock { $0 = current }
+    }
+    sink.on(event)
+    return !event.isStopEvent
+  }
+}
+
+/// The steps of a Swift sequence: its elements, then `.completed`.
+struct SequenceSteps<Base: Sequence>: EmissionSteps {
+  var iterator: Base.Iterator
+
+  init(_ base: Base) {
+    iterator = base.makeIterator()
+  }
+
+  mutating func next() -> Event<Base.Element> {
+    if let element = iterator.next() { return .next(element) }
+    return .completed
+  }
+}

@@ -1,0 +1,278 @@
+extension ObservableType {
+  /// Emits the first `count` elements, then completes.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3).take(2).subscribe { print($0) }
+  /// // Prints "next(1)", "next(2)", "completed"
+  /// ```
+  ///
+  /// Completes right after the `count`th element (disposing the source) or when the source
+  /// completes earlier; fails when the source fails first. `take(0)` completes at once without
+  /// subscribing to the source. Disposal disposes the source. A negative `count` stops the
+  /// program with a message naming the misuse.
+  ///
+  /// - Parameter count: How many elements to take.
+  @inlinable
+  public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line)
+    -> Observable<Element>
+  {
+    precondition(count >= 0, "take(_:): count can't be negative (got \(count))")
+    let source = asObservable()
+    if count == 0 {
+      return Observable(kind: "take", upstreams: [source.traceID], file: file, line: line) {
+        observer in
+        observer.on(.completed)
+        return Disposables.create()
+      }
+    }
+    return Observable(kind: "take", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = GuardedSink(observer)
+      var remaining = count
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next:
+              guard remaining > 0 else { return }
+              remaining -= 1
+              sink.on(event)
+              if remaining == 0 { sink.on(.completed) }
+            case .error, .completed:
+              sink.on(event)
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Emits elements while `predicate` holds, then completes.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3, 1).take(while: { $0 < 3 }).subscribe { print($0) }
+  /// // Prints "next(1)", "next(2)", "completed"
+  /// ```
+  ///
+  /// Completes at the first element for which `predicate` returns `false` (which is emitted
+  /// before the completion with `behavior: .inclusive`), disposing the source, or when the source
+  /// completes; a throw from `predicate` becomes `.error`. Disposal disposes the source.
+  ///
+  /// - Parameters:
+  ///   - predicate: Called for each element until it returns `false`.
+  ///   - behavior: Whether the first element that fails `predicate` is emitted.
+  @inlinable
+  public func take(
+    while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    takeUntilPredicate(kind: "take(while:)", behavior: behavior, file: file, line: line) {
+      try !predicate($0)
+    }
+  }
+
+  /// Emits elements until `predicate` holds for one, then completes.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3, 4).take(until: { $0 == 3 }, behavior: .inclusive)
+  ///   .subscribe { print($0) }
+  /// // Prints "next(1)", "next(2)", "next(3)", "completed"
+  /// ```
+  ///
+  /// Completes at the first element for which `predicate` returns `true` (emitted before the
+  /// completion only with `behavior: .inclusive`), disposing the source, or when the source
+  /// completes; a throw from `predicate` becomes `.error`. Disposal disposes the source.
+  ///
+  /// - Parameters:
+  ///   - predicate: Called for each element until it returns `true`.
+  ///   - behavior: Whether the element that satisfies `predicate` is emitted.
+  @inlinable
+  public func take(
+    until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    takeUntilPredicate(kind: "take(until:)", behavior: behavior, file: file, line: line, predicate)
+  }
+
+  @inlinable
+  func takeUntilPredicate(
+    kind: StaticString, behavior: TakeBehavior, file: StaticString, line: UInt,
+    _ stop: @escaping (Element) throws -> Bool
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: kind, upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next(let element):
+              guard sink.isActive else { return }
+              let stops: Bool
+              do {
+                stops = try stop(element)
+              } catch {
+                sink.on(.error(error))
+                return
+              }
+              if !stops {
+                sink.on(event)
+                return
+              }
+              if behavior == .inclusive { sink.on(event) }
+              sink.on(.completed)
+            case .error, .completed:
+              sink.on(event)
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Emits the source's elements until `other` emits an element, then completes.
+  ///
+  /// ```swift
+  /// let stop = PublishSubject<Void>()
+  /// let values = PublishSubject<Int>()
+  /// _ = values.take(until: stop).subscribe { print($0) }
+  /// values.onNext(1)
+  /// stop.onNext(())
+  /// values.onNext(2)
+  /// // Prints "next(1)", "completed"
+  /// ```
+  ///
+  /// `other` is subscribed first, then the source. Completes when `other` emits (disposing both)
+  /// or when the source completes; fails when either fails. When `other` completes without
+  /// emitting, only its subscription ends and the source goes on. Disposal disposes both.
+  ///
+  /// Events from the two sequences may come from different threads. Streams serializes them
+  /// without a lock held around delivery: a completion triggered by `other` while a source
+  /// element is being delivered is delivered right after that element, on the source's thread
+  /// (RxSwift delivers it on `other`'s thread after waiting on a recursive lock).
+  @inlinable
+  public func take<Other: ObservableType>(
+    until other: Other, file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    let trigger = other.asObservable()
+    return Observable(
+      kind: "take(until:)", upstreams: [source.traceID, trigger.traceID], file: file, line: line
+    ) { observer in
+      let sink = GuardedSink(observer)
+      let gate = UntilGate(sink)
+      let group = CompositeDisposable()
+      sink.setUpstream(group)
+      let otherSubscription = SingleAssignmentDisposable()
+      group.insert(otherSubscription)
+      otherSubscription.setDisposable(
+        trigger.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next: gate.terminate(.completed)
+            case .error(let error): gate.terminate(.error(error))
+            case .completed: otherSubscription.dispose()
+            }
+          }))
+      group.insert(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next: gate.forward(event)
+            case .error, .completed: gate.terminate(event)
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Renamed ``take(while:behavior:file:line:)``.
+  @available(*, deprecated, renamed: "take(while:)")
+  public func takeWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    take(while: predicate)
+  }
+
+  /// Renamed ``take(until:file:line:)``.
+  @available(*, deprecated, renamed: "take(until:)")
+  public func takeUntil<Other: ObservableType>(_ other: Other) -> Observable<Element> {
+    take(until: other)
+  }
+
+  /// Renamed ``take(until:behavior:file:line:)``.
+  @available(*, deprecated, renamed: "take(until:behavior:)")
+  public func takeUntil(
+    _ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool
+  ) -> Observable<Element> {
+    take(until: predicate, behavior: behavior)
+  }
+}
+
+/// Whether the element that ends `take(while:)` or `take(until:)` is emitted.
+public enum TakeBehavior: Sendable, Equatable {
+  /// The element that ends the sequence is emitted before the completion.
+  case inclusive
+  /// The element that ends the sequence is dropped.
+  case exclusive
+}
+
+/// Serializes the elements of a source with a terminal event that may come from another sequence
+/// (`take(until:)`, `skip(until:)`), without holding a lock while calling downstream.
+///
+/// The side word of `slot` counts source elements being delivered (low bits) and holds
+/// `terminating` (a terminal event was requested and stored in `slot`), `delivered` (it was
+/// delivered) and `open` (`skip(until:)`'s trigger fired). A terminal event requested while an
+/// element is being delivered is delivered by that element's thread right after it; an element
+/// that arrives after a terminal event was requested is dropped. Elements delivered reentrantly
+/// (from inside the delivery of another) still go through.
+@usableFromInline
+final class UntilGate<Element>: Sendable {
+  @usableFromInline static var busyMask: Int { (1 << 28) - 1 }
+  @usableFromInline static var openBit: Int { 1 << 28 }
+  @usableFromInline static var deliveredBit: Int { 1 << 29 }
+  @usableFromInline static var terminatingBit: Int { 1 << 30 }
+
+  @usableFromInline let sink: GuardedSink<Element>
+  @usableFromInline let slot: Locked<Event<Element>?>
+
+  @inlinable
+  init(_ sink: GuardedSink<Element>) {
+    self.sink = sink
+    slot = Locked(nil)
+  }
+
+  /// `true` once ``open()`` was called.
+  @inlinable
+  var isOpen: Bool { slot.loadWord() & Self.openBit != 0 }
+
+  /// Lets elements through (`skip(until:)`).
+  @inlinable
+  func open() { _ = slot.fetchOrWord(Self.openBit) }
+
+  /// Delivers a source element unless a terminal event was requested.
+  @inlinable
+  func forward(_ event: Event<Element>) {
+    let previous = slot.fetchAddWord(1)
+    if previous & Self.terminatingBit == 0 { sink.on(event) }
+    let now = slot.fetchAddWord(-1) - 1
+    if now & Self.terminatingBit != 0, now & Self.busyMask == 0 { deliverTerminal() }
+  }
+
+  /// Requests `event` (a terminal event); the first request wins.
+  @inlinable
+  func terminate(_ event: Event<Element>) {
+    let isFirst = slot.withLock { stored -> Bool in
+      if stored != nil { return false }
+      stored = event
+      return true
+    }
+    guard isFirst else { return }
+    let previous = slot.fetchOrWord(Self.terminatingBit)
+    if previous & Self.busyMask == 0 { deliverTerminal() }
+  }
+
+  @inlinable
+  func deliverTerminal() {
+    if slot.fetchOrWord(Self.deliveredBit) & Self.deliveredBit != 0 { return }
+    let event = slot.withLock { $0 }
+    if let event { sink.on(event) }
+  }
+}

@@ -1,0 +1,226 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A scheduler that runs work on the calling thread through a per-thread trampoline, as RxSwift's
+/// `CurrentThreadScheduler`.
+///
+/// If no trampoline is running on this thread, ``schedule(_:action:)`` runs the action at once and
+/// then runs everything that was scheduled meanwhile, in order, before it returns. If a trampoline
+/// is already running (the call comes from inside a scheduled action), the action is queued and
+/// runs after the current one. Recursion therefore turns into a loop instead of growing the stack.
+///
+/// ```swift
+/// let scheduler = CurrentThreadScheduler.instance
+/// _ = scheduler.schedule(()) { _ in
+///   _ = scheduler.schedule(()) { _ in print("inner"); return Disposables.create() }
+///   print("outer")
+///   return Disposables.create()
+/// }
+/// // Prints "outer", "inner"
+/// ```
+///
+/// Every subscription to a Streams observable runs inside this trampoline (as every `Producer`
+/// subscription does in RxSwift), so sources such as ``ObservableType/of(_:)`` start emitting only
+/// after the whole chain has been subscribed, and an operator that stops early (`take(3)`) can
+/// dispose them between two elements.
+///
+/// Disposing the result of ``schedule(_:action:)`` before the action ran removes it from the
+/// queue; it may be called from any thread. Each thread has its own queue: actions never move
+/// between threads.
+public final class CurrentThreadScheduler: ImmediateSchedulerType {
+  /// The shared instance.
+  public static let instance = CurrentThreadScheduler()
+
+  private init() {}
+
+  /// `true` when no trampoline is running on the calling thread, so that a call to
+  /// ``schedule(_:action:)`` would run its action at once.
+  public static var isScheduleRequired: Bool {
+    !Trampoline.current.isRunning
+  }
+
+  /// Runs `action(state)` now if no trampoline runs on this thread (then runs what it queued),
+  /// or queues it behind the running action.
+  ///
+  /// - Returns: The action's own disposable when it ran at once; otherwise a disposable that
+  ///   removes the queued action.
+  public func schedule<StateType: Sendable>(
+    _ state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
+  ) -> any Disposable {
+    scheduleLocal(state, action: action)
+  }
+
+  /// ``schedule(_:action:)`` for state and actions that never leave the calling thread, so need
+  /// not be `Sendable`: the queue is per thread.
+  func scheduleLocal<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> any Disposable
+  ) -> any Disposable {
+    let trampoline = Trampoline.current
+    if trampoline.isRunning {
+      let item = QueuedAction(state: state, action: action)
+      trampoline.enqueue(item)
+      return item
+    }
+    trampoline.isRunning = true
+    let disposable = action(state)
+    trampoline.drainAndStop()
+    return disposable
+  }
+}
+
+/// A unit of work queued on a thread's trampoline.
+@usableFromInline
+protocol TrampolineTask: AnyObject {
+  /// Runs the task on the trampoline's thread. `trampoline` is the running trampoline, so that a
+  /// task can check whether other work is waiting.
+  func runOnTrampoline(_ trampoline: Trampoline)
+}
+
+/// The per-thread queue behind ``CurrentThreadScheduler``.
+///
+/// One instance per thread, created on first use and released when the thread exits (a pthread
+/// key destructor). It is only ever touched by its own thread, which is why it has no lock and is
+/// not `Sendable`.
+@usableFromInline
+final class Trampoline {
+  /// `true` while an action runs or the queue drains on this thread.
+  var isRunning = false
+  /// A ring buffer of queued tasks.
+  private var buffer: ContiguousArray<(any TrampolineTask)?> = ContiguousArray(
+    repeating: nil, count: 16)
+  private var head = 0
+  private var count = 0
+
+  /// `true` when tasks are waiting behind the one that runs.
+  var hasPendingTasks: Bool { count != 0 }
+
+  /// The calling thread's trampoline.
+  static var current: Trampoline {
+    if let raw = pthread_getspecific(trampolineKey) {
+      return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
+    }
+    let trampoline = Trampoline()
+    let result = pthread_setspecific(
+      trampolineKey, Unmanaged.passRetained(trampoline).toOpaque())
+    precondition(result == 0, "Streams: pthread_setspecific failed with \(result)")
+    return trampoline
+  }
+
+  /// Queues `task` behind everything already queued.
+  func enqueue(_ task: any TrampolineTask) {
+    if count == buffer.count { grow() }
+    buffer[(head + count) & (buffer.count - 1)] = task
+    count += 1
+  }
+
+  private func dequeue() -> (any TrampolineTask)? {
+    guard count != 0 else { return nil }
+    let task = buffer[head]
+    buffer[head] = nil
+    head = (head + 1) & (buffer.count - 1)
+    count -= 1
+    return task
+  }
+
+  private func grow() {
+    var larger = ContiguousArray<(any TrampolineTask)?>(repeating: nil, count: buffer.count * 2)
+    for index in 0..<count {
+      larger[index] = buffer[(head + index) & (buffer.count - 1)]
+    }
+    buffer = larger
+    head = 0
+  }
+
+  /// Runs queued tasks until the queue is empty, then marks the trampoline idle.
+  @usableFromInline
+  func drainAndStop() {
+    while let task = dequeue() {
+      task.runOnTrampoline(self)
+    }
+    isRunning = false
+  }
+
+  /// Runs `task` now if the trampoline is idle (then drains the queue), or queues it.
+  func run(_ task: any TrampolineTask) {
+    if isRunning {
+      enqueue(task)
+      return
+    }
+    isRunning = true
+    task.runOnTrampoline(self)
+    drainAndStop()
+  }
+
+  /// Starts the trampoline if it is idle; returns `true` when the caller now owns it and must call
+  /// ``drainAndStop()``.
+  @usableFromInline
+  static func enterIfIdle() -> Trampoline? {
+    let trampoline = current
+    if trampoline.isRunning { return nil }
+    trampoline.isRunning = true
+    return trampoline
+  }
+}
+
+/// The pthread key under which each thread keeps its ``Trampoline``; its destructor releases the
+/// trampoline when the thread exits.
+private let trampolineKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let result = pthread_key_create(&key, releaseTrampoline)
+  precondition(result == 0, "Streams: pthread_key_create failed with \(result)")
+  return key
+}()
+
+#if canImport(Darwin)
+  private func releaseTrampoline(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<Trampoline>.fromOpaque(raw).release()
+  }
+#else
+  private func releaseTrampoline(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<Trampoline>.fromOpaque(raw).release()
+  }
+#endif
+
+/// An action queued by ``CurrentThreadScheduler/scheduleLocal(_:action:)``.
+///
+/// `@unchecked Sendable`: `dispose()` may come from any thread and only sets the atomic flag of
+/// `flag`; the state and the action are read and released only on the thread whose trampoline
+/// queued the item (in `runOnTrampoline`).
+private final class QueuedAction<StateType>: TrampolineTask, Cancelable, @unchecked Sendable {
+  private var payload: (state: StateType, action: (StateType) -> any Disposable)?
+  private let flag = Locked<(any Disposable)?>(nil)
+
+  init(state: StateType, action: @escaping (StateType) -> any Disposable) {
+    payload = (state, action)
+  }
+
+  var isDisposed: Bool { flag.loadWord() != 0 }
+
+  func runOnTrampoline(_ trampoline: Trampoline) {
+    guard let payload else { return }
+    self.payload = nil
+    if isDisposed { return }
+    let disposable = payload.action(payload.state)
+    let disposeNow = flag.withLock { slot -> Bool in
+      if flag.loadWord() != 0 { return true }
+      slot = disposable
+      return false
+    }
+    if disposeNow { disposable.dispose() }
+  }
+
+  func dispose() {
+    if flag.fetchOrWord(1) != 0 { return }
+    let disposable = flag.withLock { slot -> (any Disposable)? in
+      defer { slot = nil }
+      return slot
+    }
+    disposable?.dispose()
+  }
+}

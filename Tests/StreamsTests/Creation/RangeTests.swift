@@ -1,0 +1,54 @@
+@_spi(StreamsInternal) import Streams
+import StreamsTest
+import Testing
+
+@Suite("range")
+struct RangeTests {
+  @Test("emits count consecutive integers")
+  func values() {
+    let events = Protected<[Event<Int>]>([])
+    _ = Observable.range(start: 3, count: 3).subscribe { event in
+      events.withLock { $0.append(event) }
+    }
+    #expect(events.withLock { $0 } == [.next(3), .next(4), .next(5), .completed])
+  }
+
+  @Test("count 0 completes at once")
+  func zero() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let res = scheduler.start { Observable.range(start: 5, count: 0, scheduler: scheduler) }
+    #expect(res.events == [.completed(201)])
+  }
+
+  @Test("on a scheduler: one action per element")
+  func scheduled() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let res = scheduler.start {
+      Observable.range(start: Int8(126), count: 2, scheduler: scheduler).map(Int.init)
+    }
+    #expect(res.events == [.next(201, 126), .next(202, 127), .completed(203)])
+  }
+
+  @Test("disposal stops the emission")
+  func disposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let res = scheduler.start(disposed: 203) {
+      Observable.range(start: 0, count: 100, scheduler: scheduler)
+    }
+    #expect(res.events == [.next(201, 0), .next(202, 1)])
+  }
+
+  @Test("a negative count traps")
+  func negativeCount() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Observable.range(start: 0, count: -1)
+    }
+  }
+
+  @Test("a range that overflows traps")
+  func overflow() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Observable.range(start: Int8.max, count: 2)
+    }
+  }
+}
