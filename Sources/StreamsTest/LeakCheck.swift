@@ -31,8 +31,8 @@ public enum LeakCheck {
     try measure(counter: { Resources.total }, body)
   }
 
-  /// The `async` form of ``measure(_:)``.
-  public static func measure<Result>(_ body: () async throws -> Result) async rethrows -> (
+  /// The `async` form of ``measure(_:)``, for ``expectNoLeaks(_:sourceLocation:_:)``.
+  static func measureAsync<Result>(_ body: () async throws -> Result) async rethrows -> (
     result: Result, leaked: Int
   ) {
     let before = Resources.total

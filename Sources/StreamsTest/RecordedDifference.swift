@@ -75,7 +75,8 @@ enum Difference {
     let times = (expected + actual).map(\.time)
     guard let first = times.min() else { return nil }
     let subscribed = TestScheduler.Defaults.subscribed
-    let offset = first >= subscribed ? subscribed : first - ((first % frameSize) + frameSize) % frameSize
+    let offset =
+      first >= subscribed ? subscribed : first - ((first % frameSize) + frameSize) % frameSize
     guard
       let expectedLine = Marbles.render(
         expected, frameSize: frameSize, offset: offset, symbol: Marbles.describedSymbol),

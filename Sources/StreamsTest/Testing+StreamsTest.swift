@@ -85,7 +85,7 @@
     _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> Result
   ) async rethrows -> Result {
-    let (result, leaked) = try await LeakCheck.measure(body)
+    let (result, leaked) = try await LeakCheck.measureAsync(body)
     if let message = LeakCheck.message(leaked: leaked, comment: comment?.rawValue) {
       Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }

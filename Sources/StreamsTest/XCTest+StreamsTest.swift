@@ -2,6 +2,7 @@
   public import Streams
   import XCTest
 
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Fails the test with a readable diff when two recordings differ (RxTest's overload).
   ///
   /// ```swift
@@ -19,6 +20,7 @@
     XCTFail(difference, file: file, line: line)
   }
 
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Fails the test with a readable diff when two recordings of non-`Equatable` elements differ;
   /// `elementsEqual` compares elements.
   ///
@@ -36,6 +38,7 @@
     XCTFail(difference, file: file, line: line)
   }
 
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Fails the test with a readable diff when two event lists differ (RxTest's overload).
   ///
   /// ```swift
@@ -47,10 +50,12 @@
   ) {
     guard lhs != rhs else { return }
     let text = Difference.lines(
-      title: "events differ (- expected, + actual):", expected: rhs, actual: lhs, equal: { $0 == $1 })
+      title: "events differ (- expected, + actual):", expected: rhs, actual: lhs,
+      equal: { $0 == $1 })
     XCTFail(text, file: file, line: line)
   }
 
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Fails unless `stream` holds exactly `elements` as `.next` events and no terminal event;
   /// times are ignored (RxTest's `XCTAssertRecordedElements`).
   ///
@@ -65,6 +70,7 @@
     XCTFail(failure, file: file, line: line)
   }
 
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Runs `body` and fails the test when it leaves Streams objects alive (see ``LeakCheck``;
   /// XCTest runs one test at a time, which the process-wide counter needs).
   ///

@@ -1,6 +1,7 @@
 import Streams
-@testable import StreamsTest
 import Testing
+
+@testable import StreamsTest
 
 /// The live-object counter is process-wide, and other suites may run at the same time: these tests
 /// check the logic against a counter of their own, and check the real counter only in ways that
@@ -10,7 +11,8 @@ struct LeakCheckTests {
   @Test("measure reports the change of the counter and the body's result")
   func measureCounter() {
     let counter = Log<Int>()
-    let (result, leaked) = LeakCheck.measure(counter: { counter.values.count }) {
+    let count = { counter.values.count }
+    let (result, leaked) = LeakCheck.measure(counter: count) {
       counter.append(1)
       counter.append(2)
       return "done"
@@ -22,27 +24,33 @@ struct LeakCheckTests {
   @Test("expectNoLeaks records an issue naming the count when objects are left alive")
   func expectNoLeaksFails() {
     let counter = Log<Int>()
+    let count = { counter.values.count }
     withKnownIssue {
-      expectNoLeaks(counter: { counter.values.count }, "view model", sourceLocation: #_sourceLocation) {
+      expectNoLeaks(counter: count, "view model", sourceLocation: #_sourceLocation) {
         counter.append(1)
         counter.append(2)
         counter.append(3)
       }
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.hasPrefix("view model: 3 Streams objects were left alive") }
+      issue.comments.contains {
+        $0.rawValue.hasPrefix("view model: 3 Streams objects were left alive")
+      }
     }
   }
 
   @Test("expectNoLeaks passes and returns the body's result when nothing is left alive")
   func expectNoLeaksPasses() {
-    let value = expectNoLeaks(counter: { 7 }, nil, sourceLocation: #_sourceLocation) { 42 }
+    let constant = { 7 }
+    let value = expectNoLeaks(counter: constant, nil, sourceLocation: #_sourceLocation) { 42 }
     #expect(value == 42)
   }
 
   @Test("the message names leaks and over-releases, and nothing when balanced")
   func messages() {
     #expect(LeakCheck.message(leaked: 0, comment: nil) == nil)
-    #expect(LeakCheck.message(leaked: 1, comment: nil)?.hasPrefix("1 Streams object was left alive") == true)
+    #expect(
+      LeakCheck.message(leaked: 1, comment: nil)?.hasPrefix("1 Streams object was left alive")
+        == true)
     #expect(
       LeakCheck.message(leaked: -2, comment: "x")?.hasPrefix(
         "x: 2 more Streams objects were released than created") == true)

@@ -97,8 +97,9 @@ struct MarblesTests {
       ("-^-^", 3, "^", "a single '^'"),
     ] as [(String, Int, Character, String)])
   func malformed(marbles: String, index: Int, character: Character, expected: String) {
-    #expect(throws: MarbleError(
-      marbles: marbles, index: index, character: character, expected: expected)
+    #expect(
+      throws: MarbleError(
+        marbles: marbles, index: index, character: character, expected: expected)
     ) {
       try Marbles.parse(marbles, values: ["a": 1, "b": 2])
     }

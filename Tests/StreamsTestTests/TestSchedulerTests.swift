@@ -171,7 +171,8 @@ struct TestSchedulerTests {
     let scheduler = TestScheduler(initialClock: 0)
     let log = Log<Int>()
     let holder = DisposableHolder()
-    holder.disposable = scheduler.schedulePeriodic(0, startAfter: .seconds(5), period: .seconds(5)) {
+    holder.disposable = scheduler.schedulePeriodic(0, startAfter: .seconds(5), period: .seconds(5))
+    {
       count in
       log.append(scheduler.clock)
       if count == 2 { holder.disposable?.dispose() }

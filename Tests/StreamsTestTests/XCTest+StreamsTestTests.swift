@@ -41,10 +41,11 @@ final class XCTestHelpersTests: XCTestCase {
     var leaked = 1
     while leaked != 0, attempts < 50 {
       attempts += 1
-      leaked = LeakCheck.measure {
-        let bag = DisposeBag()
-        PublishSubject<Int>().subscribe(onNext: { _ in }).disposed(by: bag)
-      }.leaked
+      leaked =
+        LeakCheck.measure {
+          let bag = DisposeBag()
+          PublishSubject<Int>().subscribe(onNext: { _ in }).disposed(by: bag)
+        }.leaked
     }
     XCTAssertEqual(leaked, 0)
   }
