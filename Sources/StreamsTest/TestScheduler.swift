@@ -10,26 +10,54 @@
 /// #expect(xs.subscriptions == [Subscription(200, 300)])
 /// ```
 ///
-/// ``start(_:)`` creates the sequence at 100, subscribes at 200 and disposes at 1000, as RxTest
-/// does. Actions scheduled at or before the current clock run one tick later when
-/// `simulateProcessingDelay` is `true` (the default), as in RxTest.
+/// Time is counted in ticks (``TestTime``). `resolution` is the number of seconds one tick stands
+/// for, so with the default resolution of 1 an operator asking for `.seconds(10)` waits 10 ticks,
+/// and with `resolution: 0.001` it waits 10 000 ticks (intervals round to the nearest tick).
+///
+/// Times are adjusted exactly as RxTest adjusts them:
+/// - Work requested through the `SchedulerType` API (`schedule`, `scheduleRelative`, periodic
+///   scheduling: what operators use) for a tick at or before the clock runs at `clock + 1` when
+///   `simulateProcessingDelay` is `true` (the default), or at `clock` when it is `false`.
+/// - ``scheduleAt(_:action:)``, `scheduleAbsoluteVirtual`, `scheduleRelativeVirtual`, the events of
+///   hot and cold test observables and the ``start(created:subscribed:disposed:create:)`` steps run
+///   at exactly the tick they name (a tick already in the past runs at the current clock).
+/// - Actions due at the same tick run in the order they were scheduled.
+///
+/// Actions run on the thread that calls ``start()``, `start(_:)` or `advanceTo(_:)`; that is why
+/// the closures given to ``scheduleAt(_:action:)`` and `start` need not be `Sendable`, as in RxTest.
 public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   // `@unchecked Sendable`: the only added state is an immutable flag; the clock and queue are the
   // superclass's lock-guarded state.
 
-  /// RxTest's default times.
+  /// RxTest's default times for ``TestScheduler/start(_:)``.
   public enum Defaults {
-    /// When ``TestScheduler/start(_:)`` creates the sequence.
+    /// When ``TestScheduler/start(_:)`` creates the sequence: 100.
     public static let created = 100
-    /// When ``TestScheduler/start(_:)`` subscribes.
+    /// When ``TestScheduler/start(_:)`` subscribes: 200.
     public static let subscribed = 200
-    /// When ``TestScheduler/start(_:)`` disposes.
+    /// When ``TestScheduler/start(_:)`` disposes the subscription: 1000.
     public static let disposed = 1000
   }
 
   private let simulateProcessingDelay: Bool
 
-  /// A scheduler whose clock starts at `initialClock`, with `resolution` seconds per tick.
+  /// A scheduler whose clock starts at `initialClock`.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+  /// _ = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
+  ///   print(scheduler.clock)
+  ///   return Disposables.create()
+  /// }
+  /// scheduler.start()
+  /// // Prints "10"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialClock: The tick the clock starts at.
+  ///   - resolution: Seconds per tick: `.seconds(n)` lasts `n / resolution` ticks.
+  ///   - simulateProcessingDelay: When `true`, work requested through the `SchedulerType` API for
+  ///     the current tick (or earlier) runs one tick later, as in RxTest.
   public init(
     initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true
   ) {
@@ -37,24 +65,50 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
     super.init(initialClock: initialClock, resolution: resolution)
   }
 
-  /// Moves actions scheduled at or before the clock one tick later (with the processing delay).
-  public override func scheduleAbsoluteVirtual<StateType: Sendable>(
-    _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
-  ) -> any Disposable {
+  /// Moves a time at or before the clock to `clock + 1` (with the processing delay) or to `clock`.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler(initialClock: 200)
+  /// print(scheduler.adjustScheduledTime(150))
+  /// // Prints "201"
+  /// ```
+  public override func adjustScheduledTime(_ time: Int) -> Int {
     let current = clock
-    let adjusted = time <= current ? current + (simulateProcessingDelay ? 1 : 0) : time
-    return super.scheduleAbsoluteVirtual(state, time: adjusted, action: action)
+    return time <= current ? current + (simulateProcessingDelay ? 1 : 0) : time
   }
 
-  /// Runs `action` at tick `time`.
-  public func scheduleAt(_ time: TestTime, action: @escaping @Sendable () -> Void) {
+  /// Runs `action` at tick `time` exactly (not adjusted), as RxTest's `scheduleAt`.
+  ///
+  /// ```swift
+  /// let subject = PublishSubject<Int>()
+  /// let observer = scheduler.createObserver(Int.self)
+  /// scheduler.scheduleAt(100) { _ = subject.subscribe(observer) }
+  /// scheduler.scheduleAt(210) { subject.onNext(1) }
+  /// scheduler.start()
+  /// // observer.events == [.next(210, 1)]
+  /// ```
+  ///
+  /// The action runs on the thread that drives the clock, so it need not be `Sendable`.
+  /// A `time` already in the past runs at the current clock when the scheduler next runs.
+  public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) {
+    let box = UncheckedBox(action)
     _ = scheduleAbsoluteVirtual((), time: time) { _ in
-      action()
+      box.value()
       return Disposables.create()
     }
   }
 
   /// A hot observable that emits `events` at their absolute times, whoever is subscribed.
+  ///
+  /// ```swift
+  /// let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .completed(300)])
+  /// let res = scheduler.start { xs }
+  /// // res.events == [.next(210, 2), .completed(300)]   (150 happened before the subscription)
+  /// ```
+  ///
+  /// Events are scheduled when the observable is created; subscribers only see those after
+  /// their subscription time. Disposing a subscription records its end in
+  /// ``TestableObservable/subscriptions``.
   public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>])
     -> TestableObservable<Element>
   {
@@ -62,31 +116,59 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   }
 
   /// A cold observable that emits `events` relative to each subscription's time.
+  ///
+  /// ```swift
+  /// let xs = scheduler.createColdObservable([.next(10, "a"), .completed(20)])
+  /// let res = scheduler.start { xs }
+  /// // res.events == [.next(210, "a"), .completed(220)]
+  /// ```
+  ///
+  /// Every subscription gets its own replay; disposing it stops delivery and records its end in
+  /// ``TestableObservable/subscriptions``.
   public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>])
     -> TestableObservable<Element>
   {
     ColdObservable(scheduler: self, recordedEvents: events)
   }
 
-  /// An observer that records what it receives with the virtual time.
+  /// An observer that records what it receives, stamped with this scheduler's clock.
+  ///
+  /// ```swift
+  /// let observer = scheduler.createObserver(Int.self)
+  /// scheduler.scheduleAt(10) { observer.onNext(1) }
+  /// scheduler.start()
+  /// print(observer.events)
+  /// // Prints "[next(1) @ 10]"
+  /// ```
   public func createObserver<Element>(_ type: Element.Type) -> TestableObserver<Element> {
     TestableObserver(scheduler: self)
   }
 
   /// Creates the sequence at `created`, subscribes at `subscribed`, disposes at `disposed`, runs
-  /// the scheduler, and returns what the observer recorded.
-  public func start<Element>(
+  /// the scheduler until nothing is left to do, and returns what the observer recorded.
+  ///
+  /// ```swift
+  /// let xs = scheduler.createColdObservable([.next(10, 1), .next(500, 2)])
+  /// let res = scheduler.start(created: 50, subscribed: 100, disposed: 300) { xs }
+  /// // res.events == [.next(110, 1)];  xs.subscriptions == [Subscription(100, 300)]
+  /// ```
+  ///
+  /// - Parameter create: Runs once at `created`, on the thread that calls `start`.
+  public func start<Element, OutputSequence: ObservableConvertibleType>(
     created: TestTime, subscribed: TestTime, disposed: TestTime,
-    _ create: @escaping () -> Observable<Element>
-  ) -> TestableObserver<Element> {
+    create: @escaping () -> OutputSequence
+  ) -> TestableObserver<Element> where OutputSequence.Element == Element {
     let box = Protected(StartState<Element>())
     let observer = createObserver(Element.self)
     let factory = UncheckedBox(create)
-    scheduleAt(created) { box.withLock { $0.source = factory.value() } }
+    scheduleAt(created) {
+      let source = factory.value().asObservable()
+      box.withLock { $0.source = UncheckedBox(source) }
+    }
     scheduleAt(subscribed) {
       let source = box.withLock { $0.source }
       guard let source else { return }
-      let subscription = source.subscribe(observer)
+      let subscription = source.value.subscribe(observer)
       box.withLock { $0.subscription = subscription }
     }
     scheduleAt(disposed) {
@@ -97,33 +179,45 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
     return observer
   }
 
-  /// ``start(created:subscribed:disposed:_:)`` with the default creation and subscription times.
-  public func start<Element>(disposed: TestTime, _ create: @escaping () -> Observable<Element>)
-    -> TestableObserver<Element>
-  {
-    start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create)
+  /// ``start(created:subscribed:disposed:create:)`` with RxTest's default creation (100) and
+  /// subscription (200) times.
+  ///
+  /// ```swift
+  /// let res = scheduler.start(disposed: 250) { xs }
+  /// ```
+  public func start<Element, OutputSequence: ObservableConvertibleType>(
+    disposed: TestTime, create: @escaping () -> OutputSequence
+  ) -> TestableObserver<Element> where OutputSequence.Element == Element {
+    start(
+      created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed,
+      create: create)
   }
 
-  /// ``start(created:subscribed:disposed:_:)`` with RxTest's default times (100, 200, 1000).
-  public func start<Element>(_ create: @escaping () -> Observable<Element>)
-    -> TestableObserver<Element>
-  {
+  /// ``start(created:subscribed:disposed:create:)`` with RxTest's default times: created at
+  /// 100, subscribed at 200, disposed at 1000.
+  ///
+  /// ```swift
+  /// let res = scheduler.start { xs.map { $0 * 2 } }
+  /// ```
+  public func start<Element, OutputSequence: ObservableConvertibleType>(
+    _ create: @escaping () -> OutputSequence
+  ) -> TestableObserver<Element> where OutputSequence.Element == Element {
     start(
       created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed,
-      create)
+      create: create)
   }
 }
 
 /// Holds the sequence and subscription of one ``TestScheduler/start(_:)`` run.
 private struct StartState<Element> {
-  var source: Observable<Element>?
+  var source: UncheckedBox<Observable<Element>>?
   var subscription: (any Disposable)?
 }
 
-/// Carries a value that is only used on the scheduler's thread.
+/// Carries a value that is only used on the thread driving the virtual clock.
 ///
-/// `@unchecked Sendable`: test factories and observers run on the thread driving the virtual
-/// clock; the value is never touched concurrently.
+/// `@unchecked Sendable`: test factories, actions, events and observers run on the thread that
+/// calls `start` or `advanceTo`; the value is never touched concurrently.
 struct UncheckedBox<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }

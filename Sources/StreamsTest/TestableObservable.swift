@@ -2,8 +2,21 @@
 
 /// A test observable that records its subscriptions: created by ``TestScheduler``'s
 /// `createHotObservable` and `createColdObservable`.
+///
+/// ```swift
+/// let xs = scheduler.createHotObservable([.next(210, 1), .completed(300)])
+/// _ = scheduler.start { xs }
+/// print(xs.subscriptions)
+/// // Prints "[(200, 300)]"
+/// ```
+///
+/// A hot observable emits its events at their absolute times to whoever is subscribed then; a
+/// cold one replays them for each subscription, shifted by the subscription's time. Neither
+/// enforces the event grammar: recordings may contain events after a terminal event, so that
+/// tests can check that operators ignore them.
 public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
-  // `@unchecked Sendable`: mutable state (subscriptions, observers) is behind `lockedState`.
+  // `@unchecked Sendable`: the mutable state (subscriptions, observers) is behind `lockedState`;
+  // events are delivered on the thread that drives the scheduler.
 
   struct State {
     var subscriptions: [Subscription] = []
@@ -16,18 +29,17 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
   /// The events the observable was created with.
   public let recordedEvents: [Recorded<Event<Element>>]
   let lockedState = Protected(State())
-  private let hot: Bool
 
-  init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>], hot: Bool) {
+  init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
     self.testScheduler = scheduler
     self.recordedEvents = recordedEvents
-    self.hot = hot
   }
 
-  /// When each subscription began and ended.
+  /// When each subscription began and ended, in subscription order. A subscription that is still
+  /// active ends at `Int.max` (`Subscription(200)`).
   public var subscriptions: [Subscription] { lockedState.withLock { $0.subscriptions } }
 
-  /// Subscribes `observer`, recording the subscription time.
+  /// Subscribes `observer`, recording the subscription time; disposing records the end time.
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element {
     let any = AnyObserver(observer)
@@ -39,7 +51,7 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
       state.observers[key] = any
       return (state.subscriptions.count - 1, key)
     }
-    let scheduled = hot ? [] : scheduleCold(for: key)
+    didSubscribe(key: key)
     let scheduler = testScheduler
     let state = lockedState
     return Disposables.create(with: {
@@ -50,47 +62,51 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
         return observer
       }
       withExtendedLifetime(removed) {}
-      for disposable in scheduled { disposable.dispose() }
     })
   }
 
-  private func scheduleCold(for key: Int) -> [any Disposable] {
-    let state = lockedState
-    let start = testScheduler.clock
-    return recordedEvents.map { recorded in
-      let event = UncheckedBox(recorded.value)
-      return testScheduler.scheduleAbsoluteVirtual((), time: start + recorded.time) { _ in
-        let observer = state.withLock { $0.observers[key] }
-        observer?.on(event.value)
-        return Disposables.create()
-      }
-    }
+  /// Called after a subscription was registered under `key`; the cold observable schedules its
+  /// replay here.
+  func didSubscribe(key: Int) {}
+
+  /// Delivers `event` to the observer registered under `key`, if it is still subscribed.
+  func deliver(_ event: Event<Element>, to key: Int) {
+    let observer = lockedState.withLock { $0.observers[key] }
+    observer?.on(event)
   }
 
-  func scheduleHot() {
-    let state = lockedState
-    for recorded in recordedEvents {
-      let event = UncheckedBox(recorded.value)
-      _ = testScheduler.scheduleAbsoluteVirtual((), time: recorded.time) { _ in
-        let observers = state.withLock { $0.observers.sorted { $0.key < $1.key }.map(\.value) }
-        for observer in observers { observer.on(event.value) }
-        return Disposables.create()
-      }
+  /// Delivers `event` to every current observer, in subscription order.
+  func deliverToAll(_ event: Event<Element>) {
+    let observers = lockedState.withLock { state in
+      state.observers.sorted { $0.key < $1.key }.map(\.value)
     }
+    for observer in observers { observer.on(event) }
   }
 }
 
 /// A hot test observable: its events happen at absolute times whether or not anyone listens.
 final class HotObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
-  init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
-    super.init(scheduler: scheduler, recordedEvents: recordedEvents, hot: true)
-    scheduleHot()
+  override init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
+    super.init(scheduler: scheduler, recordedEvents: recordedEvents)
+    for recorded in recordedEvents {
+      let event = UncheckedBox(recorded.value)
+      // The scheduler keeps the observable alive until its last event, as in RxTest.
+      scheduler.scheduleAt(recorded.time) { self.deliverToAll(event.value) }
+    }
   }
 }
 
 /// A cold test observable: each subscription replays the events relative to its own start.
 final class ColdObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
-  init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
-    super.init(scheduler: scheduler, recordedEvents: recordedEvents, hot: false)
+  /// As RxTest: every event is queued at `subscription time + event time`; after disposal the
+  /// queued events stay in the queue (the clock still reaches them) but are not delivered.
+  override func didSubscribe(key: Int) {
+    for recorded in recordedEvents {
+      let event = UncheckedBox(recorded.value)
+      _ = testScheduler.scheduleRelativeVirtual((), dueTime: recorded.time) { [self] _ in
+        deliver(event.value, to: key)
+        return Disposables.create()
+      }
+    }
   }
 }

@@ -3,11 +3,19 @@
 /// An observer that records every event with the virtual time it arrived at.
 ///
 /// ```swift
+/// let scheduler = TestScheduler(initialClock: 0)
 /// let observer = scheduler.createObserver(Int.self)
-/// _ = Observable.just(1).subscribe(observer)
+/// let subject = PublishSubject<Int>()
+/// _ = subject.subscribe(observer)
+/// scheduler.scheduleAt(10) { subject.onNext(1) }
+/// scheduler.scheduleAt(20) { subject.onCompleted() }
+/// scheduler.start()
 /// print(observer.events)
-/// // Prints "[next(1) @ 0, completed @ 0]"
+/// // Prints "[next(1) @ 10, completed @ 20]"
 /// ```
+///
+/// It records whatever it is sent, in order, including events after a terminal event (which lets
+/// tests catch operators that break the grammar).
 public final class TestableObserver<Element>: ObserverType, @unchecked Sendable {
   // `@unchecked Sendable`: `recorded` is guarded by its lock; the scheduler is Sendable.
 

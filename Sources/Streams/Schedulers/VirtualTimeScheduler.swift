@@ -70,19 +70,51 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     scheduleRelative(state, dueTime: .nanoseconds(0), action: action)
   }
 
-  /// Runs `action` `dueTime` after the current tick.
+  /// Runs `action` `dueTime` after the current tick, at the time ``adjustScheduledTime(_:)``
+  /// gives.
   public func scheduleRelative<StateType: Sendable>(
     _ state: StateType, dueTime: RxTimeInterval,
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     let delay = ticks(dueTime)
     let current = clock
-    let due = delay == Int.max ? Int.max : current + delay
+    let due = delay == Int.max ? Int.max : adjustScheduledTime(current + delay)
     return scheduleAbsoluteVirtual(state, time: due, action: action)
   }
 
-  /// Runs `action` at tick `time`. Subclasses may adjust the time (``TestScheduler`` moves
-  /// actions scheduled at or before the clock one tick later, as RxTest does).
+  /// Runs `action` `dueTime` ticks after the current tick, without adjusting the time (as
+  /// RxSwift's `scheduleRelativeVirtual`).
+  public func scheduleRelativeVirtual<StateType: Sendable>(
+    _ state: StateType, dueTime: Int, action: @escaping @Sendable (StateType) -> any Disposable
+  ) -> any Disposable {
+    scheduleAbsoluteVirtual(state, time: clock + dueTime, action: action)
+  }
+
+  /// The tick at which an action requested for `time` through the `SchedulerType` API
+  /// (``schedule(_:action:)``, ``scheduleRelative(_:dueTime:action:)``, periodic scheduling)
+  /// runs. The base class returns `time`; ``TestScheduler`` moves times at or before the clock
+  /// one tick later, as RxTest does. ``scheduleAbsoluteVirtual(_:time:action:)`` and
+  /// ``scheduleRelativeVirtual(_:dueTime:action:)`` do not adjust, as in RxSwift.
+  open func adjustScheduledTime(_ time: Int) -> Int { time }
+
+  /// Runs `action` after `startAfter` and then every `period`, as RxSwift's periodic scheduling
+  /// does on a virtual-time scheduler: each tick first schedules the next one `period` later
+  /// (through ``scheduleRelative(_:dueTime:action:)``, so adjusted times apply), then runs
+  /// `action`. Disposing the result cancels the pending tick.
+  public func schedulePeriodic<StateType: Sendable>(
+    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+    action: @escaping @Sendable (StateType) -> StateType
+  ) -> any Disposable {
+    let run = VirtualPeriodicRun(scheduler: self, period: period, state: state, action: action)
+    run.serial.disposable = scheduleRelative((), dueTime: startAfter) { _ in
+      run.tick()
+      return Disposables.create()
+    }
+    return run.serial
+  }
+
+  /// Runs `action` at tick `time` exactly. Subclasses may override it to observe or change
+  /// scheduling; the RxTest time adjustment lives in ``adjustScheduledTime(_:)``.
   open func scheduleAbsoluteVirtual<StateType: Sendable>(
     _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
@@ -113,8 +145,8 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     run(until: nil)
   }
 
-  /// Runs the actions due up to and including tick `time`, then sets the clock to `time`.
-  /// Moving backwards is a programming error.
+  /// Runs the actions due up to and including tick `time`, then sets the clock to `time` (also
+  /// when ``stop()`` ended the run early, as in RxSwift). Moving backwards is a programming error.
   public func advanceTo(_ time: Int) {
     let current = clock
     precondition(
@@ -155,8 +187,41 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
       }
     }
     state.withLock { s in
-      if let limit, s.running, s.clock < limit { s.clock = limit }
+      if let limit, s.clock < limit { s.clock = limit }
       s.running = false
     }
+  }
+}
+
+/// The state of one ``VirtualTimeScheduler/schedulePeriodic(_:startAfter:period:action:)``.
+///
+/// `@unchecked Sendable`: `state` is only read and written by `tick()`, which runs on the thread
+/// driving the virtual clock, one tick at a time (the next tick is queued behind the current one).
+private final class VirtualPeriodicRun<StateType: Sendable>: @unchecked Sendable {
+  let scheduler: VirtualTimeScheduler
+  let period: RxTimeInterval
+  let action: @Sendable (StateType) -> StateType
+  let serial = SerialDisposable()
+  private var state: StateType
+
+  init(
+    scheduler: VirtualTimeScheduler, period: RxTimeInterval, state: StateType,
+    action: @escaping @Sendable (StateType) -> StateType
+  ) {
+    self.scheduler = scheduler
+    self.period = period
+    self.state = state
+    self.action = action
+  }
+
+  func tick() {
+    if serial.isDisposed { return }
+    if period != .never {
+      serial.disposable = scheduler.scheduleRelative((), dueTime: period) { [self] _ in
+        tick()
+        return Disposables.create()
+      }
+    }
+    state = action(state)
   }
 }
