@@ -10,11 +10,13 @@ struct DelayTests {
     .next(150, 1), .next(250, 2), .next(350, 3), .next(450, 4),
   ]
 
-  @Test("elements and completion move later by the due time", arguments: [
-    (100, [Recorded<Event<Int>>.next(350, 2), .next(450, 3), .next(550, 4), .completed(650)]),
-    (50, [.next(300, 2), .next(400, 3), .next(500, 4), .completed(600)]),
-    (150, [.next(400, 2), .next(500, 3), .next(600, 4), .completed(700)]),
-  ])
+  @Test(
+    "elements and completion move later by the due time",
+    arguments: [
+      (100, [Recorded<Event<Int>>.next(350, 2), .next(450, 3), .next(550, 4), .completed(650)]),
+      (50, [.next(300, 2), .next(400, 3), .next(500, 4), .completed(600)]),
+      (150, [.next(400, 2), .next(500, 3), .next(600, 4), .completed(700)]),
+    ])
   func simple(dueTime: Int, expected: [Recorded<Event<Int>>]) {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable(Self.source + [.completed(550)])
@@ -28,7 +30,8 @@ struct DelayTests {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable(Self.source + [.error(550, TestFailure())])
     let res = scheduler.start { xs.delay(.seconds(50), scheduler: scheduler) }
-    #expect(res.events == [.next(300, 2), .next(400, 3), .next(500, 4), .error(550, TestFailure())])
+    #expect(
+      res.events == [.next(300, 2), .next(400, 3), .next(500, 4), .error(550, TestFailure())])
     #expect(xs.subscriptions == [Subscription(200, 550)])
 
     let scheduler2 = TestScheduler(initialClock: 0)

@@ -62,7 +62,9 @@ struct ConcurrentDispatchQueueSchedulerTests {
 
     let ticks = Protected<[Int]>([])
     let reached = DispatchSemaphore(value: 0)
-    let periodic = scheduler.schedulePeriodic(0, startAfter: .nanoseconds(0), period: .milliseconds(1)) {
+    let periodic = scheduler.schedulePeriodic(
+      0, startAfter: .nanoseconds(0), period: .milliseconds(1)
+    ) {
       state in
       if ticks.withLock({ s -> Int in
         s.append(state)

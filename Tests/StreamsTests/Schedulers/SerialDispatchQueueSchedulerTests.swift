@@ -63,7 +63,8 @@ struct SerialDispatchQueueSchedulerTests {
   func configuration() {
     let label = Protected<String?>(nil)
     let scheduler = SerialDispatchQueueScheduler(
-      internalSerialQueueName: "configured", serialQueueConfiguration: { queue in
+      internalSerialQueueName: "configured",
+      serialQueueConfiguration: { queue in
         label.withLock { $0 = queue.label }
       })
     #expect(label.withLock { $0 } == "configured")
