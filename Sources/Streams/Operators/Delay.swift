@@ -107,8 +107,8 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
         s.active = false
         return nil
       }
-      let due = s.queue[s.head].time.nanoseconds &+ dueTime.nanoseconds
-      return max(0, due &- now.nanoseconds)
+      let due = s.queue[s.head].time.adding(dueTime)
+      return max(0, due.nanoseconds &- now.nanoseconds)
     }
     if let wait { schedule(after: .nanoseconds(Int(wait))) }
   }

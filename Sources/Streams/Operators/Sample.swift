@@ -15,6 +15,10 @@ extension ObservableType {
   /// source had already completed (as in RxSwift). Fails when either sequence fails. Disposal
   /// disposes both subscriptions.
   ///
+  /// Sampled elements reach the observer on the sampler's thread; as with the other
+  /// multi-source operators, elements are not required to be `Sendable`, and the two sequences
+  /// are expected to emit on threads the caller keeps consistent.
+  ///
   /// - Parameters:
   ///   - sampler: The sequence whose elements trigger sampling.
   ///   - defaultValue: Emitted at a tick that has no new element, when not `nil`.

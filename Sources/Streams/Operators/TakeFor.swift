@@ -15,6 +15,10 @@ extension ObservableType {
   /// the source completes; fails when the source fails within `duration`. Completion, failure
   /// and disposal dispose the source and cancel the timer.
   ///
+  /// Elements are not required to be `Sendable`: they reach the observer on the source's thread
+  /// (only when an element races the timer does the thread that is already delivering deliver
+  /// both, one after the other).
+  ///
   /// - Parameters:
   ///   - duration: How long to let elements through.
   ///   - scheduler: Runs the timer.

@@ -14,6 +14,10 @@ extension ObservableType {
   /// subscription is disposed and the error is emitted on `scheduler`. Disposal disposes the
   /// source and cancels the timer.
   ///
+  /// Elements are not required to be `Sendable`: they are not stored for the timer, and they
+  /// reach the observer on the source's thread (only when the source and the timer race does the
+  /// thread that is already delivering deliver both, one after the other).
+  ///
   /// - Parameters:
   ///   - dueTime: The longest wait allowed for each element (and for the terminal event).
   ///   - scheduler: Runs the timer.

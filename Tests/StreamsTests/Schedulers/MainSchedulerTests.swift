@@ -32,6 +32,13 @@ struct MainSchedulerTests {
       return Disposables.create()
     }
     #expect(ran.withLock { $0 })
+    let existential: any ImmediateSchedulerType = MainScheduler.instance
+    let ranThroughExistential = Protected(false)
+    _ = existential.schedule(()) { _ in
+      ranThroughExistential.withLock { $0 = true }
+      return Disposables.create()
+    }
+    #expect(ranThroughExistential.withLock { $0 })
     MainScheduler.ensureExecutingOnScheduler()
   }
 
