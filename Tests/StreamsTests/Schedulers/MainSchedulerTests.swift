@@ -95,7 +95,10 @@ struct MainSchedulerTests {
   func cancellation() {
     let log = Protected<[Int]>([])
     let done = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
+      // Hold the main queue so that the work below is still waiting when it is disposed.
+      DispatchQueue.main.async { _ = waitForSignal(gate) }
       let first = MainScheduler.instance.schedule(()) { _ in
         log.withLock { $0.append(1) }
         return Disposables.create()
@@ -106,6 +109,7 @@ struct MainSchedulerTests {
         done.signal()
         return Disposables.create()
       }
+      gate.signal()
     }
     #expect(waitForSignal(done))
     #expect(log.withLock { $0 } == [2])
