@@ -1,0 +1,107 @@
+extension ObservableType where Element: Sendable {
+  /// Collects elements into arrays, emitting one when it holds `count` elements or when
+  /// `timeSpan` has passed since the previous one, as RxSwift's `buffer(timeSpan:count:scheduler:)`.
+  ///
+  /// ```swift
+  /// // source:                         -1-2-3---4------|
+  /// // buffer(timeSpan: 5, count: 3):  -----[1,2,3]----[4]---[]|   ([] at completion)
+  /// _ = events.buffer(timeSpan: .seconds(1), count: 50, scheduler: MainScheduler.instance)
+  ///   .subscribe(onNext: { print($0.count) })
+  /// ```
+  ///
+  /// A full buffer is emitted at once and restarts the time window; a window that ends emits its
+  /// buffer on `scheduler`, even when it is empty. Completes when the source completes, first
+  /// emitting the current buffer (even when empty); fails at once when the source fails, dropping
+  /// the buffer. Disposal disposes the source and cancels the timer.
+  ///
+  /// - Parameters:
+  ///   - timeSpan: The longest time a window lasts.
+  ///   - count: The most elements a buffer holds; must be positive.
+  ///   - scheduler: Runs the window timers; buffers are emitted on it (hence `Element: Sendable`).
+  public func buffer(
+    timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<[Element]> {
+    precondition(
+      count > 0, "buffer(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+    let source = asObservable()
+    return Observable(kind: "buffer", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = BufferSink<Element>(
+        observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
+      sink.output.setUpstream(
+        Disposables.create(source.subscribeAny(AnyObserver(eventHandler: sink.on)), sink.timer))
+      sink.startTimer(window: 0)
+      return sink.output
+    }
+  }
+}
+
+/// `@unchecked Sendable`: mutable state is in `state` (its lock); `output` guards the downstream;
+/// the other properties are immutable and `Sendable`.
+private final class BufferSink<Element: Sendable>: @unchecked Sendable {
+  struct State: OutboxState {
+    var buffer: [Element] = []
+    var window = 0
+    var outbox = Outbox<[Element]>()
+
+    /// Emits the buffer and starts the next window; returns its id.
+    mutating func closeWindow() -> Int {
+      window &+= 1
+      outbox.send(.next(buffer))
+      buffer = []
+      return window
+    }
+  }
+
+  let output: GuardedSink<[Element]>
+  let timer = SerialDisposable()
+  private let state = Locked(State())
+  private let timeSpan: RxTimeInterval
+  private let count: Int
+  private let scheduler: any SchedulerType
+
+  init(
+    _ observer: AnyObserver<[Element]>, timeSpan: RxTimeInterval, count: Int,
+    scheduler: any SchedulerType
+  ) {
+    output = GuardedSink(observer)
+    self.timeSpan = timeSpan
+    self.count = count
+    self.scheduler = scheduler
+  }
+
+  func startTimer(window: Int) {
+    if timer.isDisposed { return }
+    timer.disposable = scheduler.scheduleRelative(window, dueTime: timeSpan) { [self] window in
+      let next = state.update(into: output) { s -> Int? in
+        s.window == window ? s.closeWindow() : nil
+      }
+      if let next { startTimer(window: next) }
+      return Disposables.create()
+    }
+  }
+
+  func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      guard output.isActive else { return }
+      let next = state.update(into: output) { s -> Int? in
+        s.buffer.append(element)
+        return s.buffer.count == count ? s.closeWindow() : nil
+      }
+      if let next { startTimer(window: next) }
+    case .error(let error):
+      state.update(into: output) { s in
+        s.buffer = []
+        s.outbox.send(.error(error))
+      }
+    case .completed:
+      state.update(into: output) { s in
+        s.outbox.send(.next(s.buffer))
+        s.buffer = []
+        s.outbox.send(.completed)
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+extension ObservableType {
+  /// Subscribes to the source, and later disposes that subscription, on `scheduler`, as
+  /// RxSwift's `subscribe(on:)`.
+  ///
+  /// ```swift
+  /// _ = expensiveQuery
+  ///   .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+  ///   .observe(on: MainScheduler.instance)
+  ///   .subscribe(onNext: { print($0) })
+  /// ```
+  ///
+  /// Events are not moved: they arrive on whichever thread the source emits on (for a source
+  /// that emits while being subscribed, the scheduler's). Completes and fails when the source
+  /// does. Disposing before the scheduled subscription runs cancels it; disposing afterwards
+  /// schedules the disposal of the source subscription on `scheduler`.
+  ///
+  /// - Parameter scheduler: Where the subscription and its disposal happen.
+  public func subscribe(
+    on scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(
+      kind: "subscribe(on:)", upstreams: [source.traceID], file: file, line: line
+    ) { observer in
+      let output = GuardedSink(observer)
+      let recipe = SourceBox(source)
+      let everything = SerialDisposable()
+      let cancelSchedule = SingleAssignmentDisposable()
+      everything.disposable = cancelSchedule
+      output.setUpstream(everything)
+      cancelSchedule.setDisposable(
+        scheduler.schedule(()) { _ in
+          let subscription = recipe.source.subscribeAny(AnyObserver(eventHandler: output.on))
+          everything.disposable = ScheduledDisposable(
+            scheduler: scheduler, disposable: subscription)
+          return Disposables.create()
+        })
+      return output
+    }
+  }
+
+  /// Deprecated RxSwift 5 name of ``subscribe(on:file:line:)``.
+  @available(*, deprecated, renamed: "subscribe(on:)")
+  public func subscribeOn(
+    _ scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    subscribe(on: scheduler, file: file, line: line)
+  }
+}

@@ -1,0 +1,129 @@
+extension ObservableType where Element: Sendable {
+  /// Emits the first element and then at most one element per `dueTime`: the latest one when
+  /// `latest` is `true`, as RxSwift's `throttle`.
+  ///
+  /// ```swift
+  /// // source:                 -a-b-c-----d-|
+  /// // throttle(4):            -a---c-----d-|      (latest: true)
+  /// // throttle(4, latest: false): -a---------d-|
+  /// _ = button.taps.throttle(.seconds(1), scheduler: MainScheduler.instance)
+  ///   .subscribe(onNext: { print("tap") })
+  /// // Prints "tap" at most once a second
+  /// ```
+  ///
+  /// An element that arrives `dueTime` or more after the last emitted one is emitted at once.
+  /// With `latest: true`, an element that arrives sooner is kept (replacing any kept one) and
+  /// emitted on `scheduler` when `dueTime` has passed since the last emission; with
+  /// `latest: false` it is dropped. Completes when the source completes, after emitting a kept
+  /// element when its time comes; fails at once when the source fails, dropping a kept element.
+  /// Disposal disposes the source and cancels the timer.
+  ///
+  /// - Parameters:
+  ///   - dueTime: The minimum time between two emitted elements.
+  ///   - latest: Whether the latest element of a window is emitted at its end.
+  ///   - scheduler: Supplies the clock and runs the timers (hence `Element: Sendable`).
+  public func throttle(
+    _ dueTime: RxTimeInterval, latest: Bool = true, scheduler: any SchedulerType,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "throttle", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = ThrottleSink(observer, dueTime: dueTime, latest: latest, scheduler: scheduler)
+      sink.output.setUpstream(
+        Disposables.create(source.subscribeAny(AnyObserver(eventHandler: sink.on)), sink.timer))
+      return sink.output
+    }
+  }
+}
+
+/// `@unchecked Sendable`: mutable state is in `state` (its lock); `output` guards the downstream;
+/// the other properties are immutable and `Sendable`.
+private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
+  struct State: OutboxState {
+    var lastUnsent: Element?
+    var lastSentTime: RxTime?
+    var completed = false
+    var outbox = Outbox<Element>()
+
+    mutating func sendNow(_ element: Element, at now: RxTime) {
+      lastUnsent = nil
+      outbox.send(.next(element))
+      lastSentTime = now
+    }
+  }
+
+  let output: GuardedSink<Element>
+  let timer = SerialDisposable()
+  private let state = Locked(State())
+  private let dueTime: RxTimeInterval
+  private let latest: Bool
+  private let scheduler: any SchedulerType
+
+  init(
+    _ observer: AnyObserver<Element>, dueTime: RxTimeInterval, latest: Bool,
+    scheduler: any SchedulerType
+  ) {
+    output = GuardedSink(observer)
+    self.dueTime = dueTime
+    self.latest = latest
+    self.scheduler = scheduler
+  }
+
+  func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      guard output.isActive else { return }
+      let now = scheduler.now
+      let wait = state.update(into: output) { s -> Int64? in
+        let remaining: Int64
+        if let last = s.lastSentTime {
+          let elapsed = now.nanoseconds &- last.nanoseconds
+          remaining = dueTime.nanoseconds &- elapsed
+        } else {
+          remaining = 0
+        }
+        if remaining <= 0 {
+          s.sendNow(element, at: now)
+          return nil
+        }
+        guard latest else { return nil }
+        let inFlight = s.lastUnsent != nil
+        s.lastUnsent = element
+        return inFlight ? nil : remaining
+      }
+      if let wait {
+        timer.disposable = scheduler.scheduleRelative((), dueTime: .nanoseconds(Int(wait))) {
+          [self] _ in
+          propagate()
+          return Disposables.create()
+        }
+      }
+    case .error:
+      state.update(into: output) { s in
+        s.lastUnsent = nil
+        s.outbox.send(event)
+      }
+    case .completed:
+      state.update(into: output) { s in
+        if s.lastUnsent != nil {
+          s.completed = true
+        } else {
+          s.outbox.send(.completed)
+        }
+      }
+    }
+  }
+
+  private func propagate() {
+    let now = scheduler.now
+    state.update(into: output) { s in
+      if let element = s.lastUnsent {
+        s.sendNow(element, at: now)
+      }
+      if s.completed {
+        s.outbox.send(.completed)
+      }
+    }
+  }
+}
