@@ -13,8 +13,9 @@ extension ObservableType {
   /// The order is RxSwift's. Subscribing runs `onSubscribe`, subscribes to the source, then runs
   /// `onSubscribed`. For each event, the `on…` handler runs before the event is passed on and the
   /// `after…` handler after it. Disposal, whether from a terminal event or from the subscriber,
-  /// disposes the source and then runs `onDispose`, once. A source that terminates while it is
-  /// being subscribed is disposed (and `onDispose` runs) after `onSubscribed`, as in RxSwift.
+  /// disposes the source and then runs `onDispose`, once; after a terminal event that happens
+  /// once its `after…` handler has run. A source that terminates while it is being subscribed is
+  /// disposed (and `onDispose` runs) after `onSubscribed`, as in RxSwift.
   ///
   /// Completes and fails when the source does. A throw from `onNext`, `onError` or
   /// `onCompleted` is sent as `.error` instead of the event; a throw from `afterNext` is sent as
@@ -50,24 +51,32 @@ extension ObservableType {
     return Observable(kind: "do", upstreams: [source.traceID], file: file, line: line) {
       observer in
       onSubscribe?()
+      let lifecycle = DoLifecycle(onDispose: onDispose)
       // `true` while the terminal event being delivered is the source's own, so that its
       // `after…` handler runs; a terminal event made from a throw runs none.
       var sourceTerminal = false
       let sink = GuardedSink<Element>(
         AnyObserver { event in
-          observer.on(event)
-          guard sourceTerminal else { return }
-          switch event {
-          case .next: break
-          case .error(let error): _ = try? afterError?(error)
-          case .completed: _ = try? afterCompleted?()
+          guard event.isStopEvent else {
+            observer.on(event)
+            return
           }
+          lifecycle.beginTerminal()
+          observer.on(event)
+          if sourceTerminal {
+            switch event {
+            case .next: break
+            case .error(let error): _ = try? afterError?(error)
+            case .completed: _ = try? afterCompleted?()
+            }
+          }
+          lifecycle.endTerminal()
         })
       let subscription = source.subscribeAny(
         AnyObserver { event in
+          guard sink.isActive else { return }
           switch event {
           case .next(let element):
-            guard sink.isActive else { return }
             do {
               try onNext?(element)
               sink.on(event)
@@ -76,7 +85,6 @@ extension ObservableType {
               sink.on(.error(error))
             }
           case .error(let error):
-            guard sink.isActive else { return }
             do {
               try onError?(error)
             } catch {
@@ -86,7 +94,6 @@ extension ObservableType {
             sourceTerminal = true
             sink.on(event)
           case .completed:
-            guard sink.isActive else { return }
             do {
               try onCompleted?()
             } catch {
@@ -97,31 +104,98 @@ extension ObservableType {
             sink.on(event)
           }
         })
+      lifecycle.setSubscription(subscription)
       onSubscribed?()
-      sink.setUpstream(DoDisposable(subscription: subscription, onDispose: onDispose))
+      sink.setUpstream(lifecycle)
       return sink
     }
   }
 }
 
-/// Disposes the subscription to the source, then runs `onDispose`.
+/// Disposes the subscription to the source and then runs `onDispose`, once, but never while a
+/// terminal event is being delivered: a downstream subscriber disposes its upstream while it
+/// handles the terminal event, and RxSwift runs `afterCompleted` / `afterError` before
+/// `onDispose`. A disposal that arrives during delivery is deferred to the end of it.
 ///
-/// `@unchecked Sendable`: `onDispose` is the caller's closure; it runs once, on the thread that
-/// disposes, as RxSwift runs it. ``GuardedSink`` calls `dispose()` at most once.
+/// `@unchecked Sendable`: `state` is guarded by its lock; `onDispose` is the caller's closure,
+/// run once, on the thread that disposes (or that ends the delivery), as RxSwift runs it.
 @usableFromInline
-struct DoDisposable: Disposable, @unchecked Sendable {
-  @usableFromInline let subscription: any Disposable
-  @usableFromInline let onDispose: (() -> Void)?
+final class DoLifecycle: Disposable, @unchecked Sendable {
+  private enum Phase {
+    case running
+    case delivering
+    case disposeDeferred
+    case disposed
+  }
 
-  @inlinable
-  init(subscription: any Disposable, onDispose: (() -> Void)?) {
-    self.subscription = subscription
+  private struct State {
+    var phase = Phase.running
+    var subscription: (any Disposable)?
+  }
+
+  private let state = Locked(State())
+  private let onDispose: (() -> Void)?
+
+  @usableFromInline
+  init(onDispose: (() -> Void)?) {
     self.onDispose = onDispose
   }
 
-  @inlinable
+  /// Records the subscription to the source; called before the lifecycle can be disposed.
+  @usableFromInline
+  func setSubscription(_ subscription: any Disposable) {
+    state.withLock { $0.subscription = subscription }
+  }
+
+  /// A terminal event is about to be delivered downstream.
+  @usableFromInline
+  func beginTerminal() {
+    state.withLock { state in
+      if state.phase == .running { state.phase = .delivering }
+    }
+  }
+
+  /// The terminal event and its `after…` handler are done; runs a deferred disposal.
+  @usableFromInline
+  func endTerminal() {
+    let release = state.withLock { state -> Bool in
+      switch state.phase {
+      case .delivering:
+        state.phase = .running
+        return false
+      case .disposeDeferred:
+        state.phase = .disposed
+        return true
+      case .running, .disposed:
+        return false
+      }
+    }
+    if release { self.release() }
+  }
+
+  @usableFromInline
   func dispose() {
-    subscription.dispose()
+    let release = state.withLock { state -> Bool in
+      switch state.phase {
+      case .running:
+        state.phase = .disposed
+        return true
+      case .delivering:
+        state.phase = .disposeDeferred
+        return false
+      case .disposeDeferred, .disposed:
+        return false
+      }
+    }
+    if release { self.release() }
+  }
+
+  private func release() {
+    let subscription = state.withLock { state -> (any Disposable)? in
+      defer { state.subscription = nil }
+      return state.subscription
+    }
+    subscription?.dispose()
     onDispose?()
   }
 }
