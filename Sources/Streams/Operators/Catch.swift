@@ -78,8 +78,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let source = asObservable()
-    return Observable(kind: "catchAndReturn", upstreams: [source.traceID], file: file, line: line)
-    {
+    return Observable(kind: "catchAndReturn", upstreams: [source.traceID], file: file, line: line) {
       observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
@@ -177,8 +176,7 @@ final class CatchSequenceSink<Element>: Disposable, @unchecked Sendable {
   private let nextSource: () -> Observable<Element>?
   private let state = Locked(State())
 
-  private init(downstream: GuardedSink<Element>, nextSource: @escaping () -> Observable<Element>?)
-  {
+  private init(downstream: GuardedSink<Element>, nextSource: @escaping () -> Observable<Element>?) {
     self.downstream = downstream
     self.nextSource = nextSource
   }

@@ -161,7 +161,9 @@ struct CatchTests {
     let scheduler = TestScheduler(initialClock: 0)
     let o1 = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(id: 1))])
     let o2 = scheduler.createColdObservable([Recorded<Event<Int>>.error(5, TestError(id: 2))])
-    let res = scheduler.start { Observable.catch(sequence: [o1.asObservable(), o2.asObservable()]) }
+    let res = scheduler.start {
+      Observable.catch(sequence: [o1.asObservable(), o2.asObservable()])
+    }
     #expect(res.events == [.next(210, 1), .error(225, TestError(id: 2))])
     #expect(o1.subscriptions == [Subscription(200, 220)])
     #expect(o2.subscriptions == [Subscription(220, 225)])

@@ -71,7 +71,8 @@ struct DebugTests {
       function: "load()", log: { lines.append($0) }
     ).subscribe()
     subscription.dispose()
-    #expect(lines == ["Screen.swift:42 (load()) -> subscribed", "Screen.swift:42 (load()) -> isDisposed"])
+    #expect(
+      lines == ["Screen.swift:42 (load()) -> subscribed", "Screen.swift:42 (load()) -> isDisposed"])
   }
 
   @Test("trimOutput shortens long event descriptions to their ends")
@@ -85,7 +86,8 @@ struct DebugTests {
     ).subscribe()
     subject.onNext(long)
     subject.onNext("short")
-    let expected = "next(" + String(repeating: "a", count: 15) + "..."
+    let expected =
+      "next(" + String(repeating: "a", count: 15) + "..."
       + String(repeating: "b", count: 19) + ")"
     #expect(lines == ["t -> subscribed", "t -> Event \(expected)", "t -> Event next(short)"])
   }

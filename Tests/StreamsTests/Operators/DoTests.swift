@@ -57,7 +57,9 @@ struct DoTests {
     subject.onError(TestError(id: 1))
     let error = "\(TestError(id: 1))"
     #expect(
-      log.lines == ["onError \(error)", "error \(error)", "disposed", "afterError \(error)", "onDispose"])
+      log.lines == [
+        "onError \(error)", "error \(error)", "disposed", "afterError \(error)", "onDispose",
+      ])
     #expect(!subject.hasObservers)
   }
 

@@ -17,7 +17,9 @@ struct EnumeratedTests {
     let xs = scheduler.createHotObservable([
       .next(150, "z"), .next(210, "a"), .next(220, "b"), .next(230, "c"), .completed(250),
     ])
-    let res = scheduler.start { xs.enumerated().map { Indexed(index: $0.index, element: $0.element) } }
+    let res = scheduler.start {
+      xs.enumerated().map { Indexed(index: $0.index, element: $0.element) }
+    }
     #expect(
       res.events == [
         .next(210, Indexed(index: 0, element: "a")), .next(220, Indexed(index: 1, element: "b")),
