@@ -70,6 +70,9 @@ extension ObservableType {
   /// }
   /// ```
   ///
+  /// Marble (cold source `-1-X`, a trigger that emits two ticks after each error):
+  /// `-1---1---1-…`.
+  ///
   /// `notificationHandler` is called once per subscription with an observable of the source's
   /// errors, and its result (the trigger) is subscribed before the source. When the source fails
   /// with a `Failure`, the failed subscription is disposed and the error is sent to the errors
@@ -103,6 +106,8 @@ extension ObservableType {
   /// ```swift
   /// let retried = request.retry { errors in errors.take(3) }  // up to 3 retries, then complete
   /// ```
+  ///
+  /// Marble (cold source `-1-X`, trigger `errors`): `-1--1--1-…`, resubscribed at each error.
   ///
   /// The form of ``retry(when:file:line:)`` for every error; see there for the details. Completes
   /// when the source or the trigger completes; fails when the trigger fails. Disposal disposes
@@ -168,6 +173,16 @@ final class RetryWhenSink<Element, Failure: Error>: Disposable, @unchecked Senda
     var disposed = false
   }
 
+  /// What a source failure leads to.
+  private enum FailureAction {
+    /// The sink was disposed: nothing.
+    case none
+    /// Report the failure to the handler's errors observable and wait for the trigger.
+    case notify
+    /// The trigger already ended (with this error, or completed with `nil`): end the same way.
+    case end((any Error)?)
+  }
+
   private let downstream: GuardedSink<Element>
   private let source: Observable<Element>
   private let errors = PublishSubject<Failure>()
@@ -212,16 +227,16 @@ final class RetryWhenSink<Element, Failure: Error>: Disposable, @unchecked Senda
         return
       }
       attempt.dispose()
-      let end = state.withLock { state -> (any Error)?? in
-        if state.disposed { return nil }
-        if let end = state.triggerEnd { return end }
+      let action = state.withLock { state -> FailureAction in
+        if state.disposed { return .none }
+        if let end = state.triggerEnd { return .end(end) }
         state.waiting = true
-        return nil
+        return .notify
       }
-      if let end {
-        downstream.on(end.map { .error($0) } ?? .completed)
-      } else {
-        errors.onNext(failure)
+      switch action {
+      case .none: break
+      case .notify: errors.onNext(failure)
+      case .end(let error): downstream.on(error.map { .error($0) } ?? .completed)
       }
     }
   }

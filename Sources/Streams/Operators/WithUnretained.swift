@@ -3,10 +3,12 @@ extension ObservableType {
   /// `object` is gone.
   ///
   /// ```swift
-  /// viewModel.title
-  ///   .withUnretained(self) { owner, title in (owner, title.uppercased()) }
-  ///   .subscribe(onNext: { owner, title in owner.label.text = title })
-  ///   .disposed(by: bag)
+  /// final class Screen { let title = "Home" }
+  /// let screen = Screen()
+  /// _ = Observable.of(1, 2)
+  ///   .withUnretained(screen) { owner, value in "\(owner.title) \(value)" }
+  ///   .subscribe(onNext: { print($0) })
+  /// // Prints "Home 1", "Home 2"
   /// ```
   ///
   /// When an element arrives after `object` was deallocated, the result completes instead of
@@ -49,10 +51,11 @@ extension ObservableType {
   /// Pairs each element with `object`, held weakly; completes once `object` is gone.
   ///
   /// ```swift
-  /// button.taps
-  ///   .withUnretained(self)
-  ///   .subscribe(onNext: { owner, _ in owner.save() })
-  ///   .disposed(by: bag)
+  /// final class Screen { let title = "Home" }
+  /// let screen = Screen()
+  /// _ = Observable.of(1, 2).withUnretained(screen)
+  ///   .subscribe(onNext: { owner, value in print(owner.title, value) })
+  /// // Prints "Home 1", "Home 2"
   /// ```
   ///
   /// When an element arrives after `object` was deallocated, the result completes instead of
