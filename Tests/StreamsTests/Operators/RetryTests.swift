@@ -1,4 +1,5 @@
-import Streams
+import Dispatch
+@_spi(StreamsInternal) import Streams
 import StreamsTest
 import Testing
 
@@ -300,5 +301,36 @@ struct RetryWhenTests {
       .subscribe { events.append($0) }
     #expect(events == [.next(1), .completed])
     #expect(disposals.value == failures + 1)
+  }
+}
+
+@Suite("retry(when:) on threads")
+struct RetryWhenThreadTests {
+  @Test("a trigger emitting on one thread while another disposes")
+  func triggerAndDisposeConcurrently() {
+    for _ in 0..<50 {
+      let attempts = Protected(0)
+      let source = Observable<Int>.create { observer in
+        attempts.withLock { $0 += 1 }
+        observer.onError(TestError())
+        return Disposables.create()
+      }
+      let trigger = PublishSubject<Int>()
+      let subscription = source.retry(when: { (_: Observable<any Error>) in trigger })
+        .subscribe(onNext: { _ in Issue.record("no element expected") })
+      #expect(attempts.withLock { $0 } == 1)
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+          for value in 0..<200 { trigger.onNext(value) }
+        } else {
+          subscription.dispose()
+        }
+      }
+      #expect(!trigger.hasObservers)
+      let count = attempts.withLock { $0 }
+      #expect(count >= 1 && count <= 201)
+      trigger.onNext(-1)
+      #expect(attempts.withLock { $0 } == count)
+    }
   }
 }
