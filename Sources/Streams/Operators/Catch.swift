@@ -1,0 +1,256 @@
+extension ObservableType {
+  /// Continues a failed sequence with the sequence `handler` returns for the error.
+  ///
+  /// ```swift
+  /// struct Failure: Error {}
+  /// let failing = Observable<Int>.create { observer in
+  ///   observer.onNext(1)
+  ///   observer.onError(Failure())
+  ///   return Disposables.create()
+  /// }
+  /// _ = failing.catch { _ in Observable.of(8, 9) }.subscribe(onNext: { print($0) })
+  /// // Prints "1", "8", "9"
+  /// ```
+  ///
+  /// Marble: `-1-2-X` with `handler` returning `-8-9-|` gives `-1-2--8-9-|`.
+  ///
+  /// Completes when the source completes, or when the handler's sequence completes; fails when
+  /// the handler's sequence fails or `handler` throws. The failed subscription to the source is
+  /// disposed before the handler's sequence is subscribed (RxSwift subscribes first and disposes
+  /// right after; both happen at the same moment). Disposal disposes whichever is subscribed.
+  ///
+  /// - Parameter handler: Returns the sequence to continue with after an error.
+  /// - Returns: The source's elements, then, after an error, those of the handler's sequence.
+  public func `catch`(
+    _ handler: @escaping (any Error) throws -> Observable<Element>,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "catch", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = GuardedSink(observer)
+      let current = SerialDisposable()
+      sink.setUpstream(current)
+      let first = SingleAssignmentDisposable()
+      current.disposable = first
+      first.setDisposable(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next, .completed:
+              sink.on(event)
+            case .error(let error):
+              guard sink.isActive else { return }
+              let next: Observable<Element>
+              do {
+                next = try handler(error)
+              } catch {
+                sink.on(.error(error))
+                return
+              }
+              // Replacing `first` disposes the failed subscription before subscribing `next`.
+              let second = SingleAssignmentDisposable()
+              current.disposable = second
+              second.setDisposable(next.subscribeAny(AnyObserver(eventHandler: sink.on)))
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Continues a failed sequence with `element`, then completes.
+  ///
+  /// ```swift
+  /// _ = failingRequest.catchAndReturn([]).subscribe(onNext: { print($0) })
+  /// // Prints "[]" when the request fails
+  /// ```
+  ///
+  /// Marble: `-1-2-X` gives `-1-2-(0|)` for `catchAndReturn(0)`.
+  ///
+  /// Never fails: an error from the source becomes `element` followed by completion. Completes
+  /// when the source completes. Either terminal event disposes the source; disposal disposes the
+  /// source.
+  ///
+  /// - Parameter element: The last element, sent instead of an error.
+  /// - Returns: The source's elements, then `element` if the source fails.
+  public func catchAndReturn(
+    _ element: Element,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "catchAndReturn", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next, .completed:
+              sink.on(event)
+            case .error:
+              sink.on(.next(element))
+              sink.on(.completed)
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Subscribes to the sequences of `sequence` one after another, moving to the next when one
+  /// fails, until one completes.
+  ///
+  /// ```swift
+  /// let cached = Observable.catch(sequence: [network, disk, Observable.of(placeholder)])
+  /// ```
+  ///
+  /// Marble: `-1-X` then `-2-X` then `-3-|` gives `-1--2--3-|`.
+  ///
+  /// Completes when one of the sequences completes, or at once if `sequence` is empty; fails
+  /// with the last error when every sequence failed. The failed subscription is disposed before
+  /// the next sequence is subscribed. Sequences that fail while being subscribed are moved past
+  /// in a loop, so the call stack does not grow with their number. Disposal disposes the current
+  /// subscription and stops the iteration. Every subscription iterates `sequence` anew.
+  ///
+  /// - Parameter sequence: The sequences to try, in order.
+  /// - Returns: The elements of each sequence in turn, up to the first one that completes.
+  public static func `catch`<Sources: Swift.Sequence>(
+    sequence: Sources,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> where Sources.Element == Observable<Element> {
+    Observable(kind: "catch(sequence:)", upstreams: [], file: file, line: line) { observer in
+      var iterator = sequence.makeIterator()
+      return CatchSequenceSink.run(observer) { iterator.next() }
+    }
+  }
+}
+
+extension ObservableType {
+  /// RxSwift 5's name for ``catch(_:file:line:)``.
+  @available(*, deprecated, renamed: "catch(_:)")
+  public func catchError(
+    _ handler: @escaping (any Error) throws -> Observable<Element>,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    self.catch(handler, file: file, line: line)
+  }
+
+  /// RxSwift 5's name for ``catchAndReturn(_:file:line:)``.
+  @available(*, deprecated, renamed: "catchAndReturn(_:)")
+  public func catchErrorJustReturn(
+    _ element: Element,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    catchAndReturn(element, file: file, line: line)
+  }
+
+  /// RxSwift 5's name for ``catch(sequence:file:line:)``.
+  @available(*, deprecated, renamed: "catch(sequence:)")
+  public static func catchError<Sources: Swift.Sequence>(
+    _ sequence: Sources,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> where Sources.Element == Observable<Element> {
+    self.catch(sequence: sequence, file: file, line: line)
+  }
+}
+
+/// Subscribes to sources one after another: an error moves to the next source, completion ends
+/// the sequence, and running out of sources ends it with the last error (or completion if there
+/// was none). Behind ``ObservableType/catch(sequence:file:line:)`` and `retry`.
+///
+/// Moving to the next source is a trampoline: a source that fails while it is being subscribed
+/// only marks a move as pending, and the loop in `moveNext()` performs it once `subscribe`
+/// returns, so the stack stays flat however many sources fail synchronously.
+///
+/// `@unchecked Sendable`: `state` is guarded by its lock; `nextSource` is only called by the one
+/// thread that holds the `running` flag of `state`; `downstream` guards itself.
+final class CatchSequenceSink<Element>: Disposable, @unchecked Sendable {
+  private struct State {
+    var current: (any Disposable)?
+    var lastError: (any Error)?
+    var running = false
+    var pending = false
+    var disposed = false
+  }
+
+  private let downstream: GuardedSink<Element>
+  private let nextSource: () -> Observable<Element>?
+  private let state = Locked(State())
+
+  private init(downstream: GuardedSink<Element>, nextSource: @escaping () -> Observable<Element>?) {
+    self.downstream = downstream
+    self.nextSource = nextSource
+  }
+
+  /// Subscribes `observer` to the sources `nextSource` hands out, in turn; returns the
+  /// subscription.
+  static func run(
+    _ observer: AnyObserver<Element>, nextSource: @escaping () -> Observable<Element>?
+  ) -> any Disposable {
+    let downstream = GuardedSink(observer)
+    let sink = CatchSequenceSink(downstream: downstream, nextSource: nextSource)
+    downstream.setUpstream(sink)
+    sink.moveNext()
+    return downstream
+  }
+
+  private func on(_ event: Event<Element>) {
+    switch event {
+    case .next, .completed:
+      downstream.on(event)
+    case .error(let error):
+      state.withLock { $0.lastError = error }
+      moveNext()
+    }
+  }
+
+  private func moveNext() {
+    let start = state.withLock { state -> Bool in
+      if state.disposed { return false }
+      if state.running {
+        state.pending = true
+        return false
+      }
+      state.running = true
+      return true
+    }
+    guard start else { return }
+    while true {
+      let previous = state.withLock { state -> (any Disposable)? in
+        state.pending = false
+        defer { state.current = nil }
+        return state.current
+      }
+      previous?.dispose()
+      guard let source = nextSource() else {
+        let lastError = state.withLock { state -> (any Error)? in
+          state.running = false
+          return state.lastError
+        }
+        downstream.on(lastError.map { .error($0) } ?? .completed)
+        return
+      }
+      let subscription = source.subscribeAny(AnyObserver(eventHandler: self.on))
+      let (disposeNow, again) = state.withLock { state -> (Bool, Bool) in
+        if state.disposed {
+          state.running = false
+          return (true, false)
+        }
+        state.current = subscription
+        if state.pending { return (false, true) }
+        state.running = false
+        return (false, false)
+      }
+      if disposeNow { subscription.dispose() }
+      if !again { return }
+    }
+  }
+
+  func dispose() {
+    let current = state.withLock { state -> (any Disposable)? in
+      state.disposed = true
+      defer { state.current = nil }
+      return state.current
+    }
+    current?.dispose()
+  }
+}

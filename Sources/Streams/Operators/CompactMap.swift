@@ -1,0 +1,41 @@
+extension ObservableType {
+  /// Transforms each element with `transform` and emits only the non-`nil` results.
+  ///
+  /// ```swift
+  /// _ = Observable.of("1", "x", "3").compactMap { Int($0) }.subscribe(onNext: { print($0) })
+  /// // Prints "1", "3"
+  /// ```
+  ///
+  /// Completes and fails when the source does; a throw from `transform` becomes `.error` and
+  /// disposes the source. Disposal disposes the source.
+  ///
+  /// - Parameter transform: Called once per element; returning `nil` drops the element.
+  /// - Returns: An observable of the non-`nil` results of `transform`.
+  @inlinable
+  public func compactMap<Result>(
+    _ transform: @escaping (Element) throws -> Result?,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Result> {
+    let source = asObservable()
+    return Observable(kind: "compactMap", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next(let element):
+              guard sink.isActive else { return }
+              do {
+                if let result = try transform(element) { sink.on(.next(result)) }
+              } catch {
+                sink.on(.error(error))
+              }
+            case .error(let error): sink.on(.error(error))
+            case .completed: sink.on(.completed)
+            }
+          }))
+      return sink
+    }
+  }
+}

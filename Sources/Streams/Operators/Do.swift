@@ -1,0 +1,201 @@
+extension ObservableType {
+  /// Runs side effects for the source's events and subscription lifecycle, and passes every event
+  /// through unchanged.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2)
+  ///   .do(onNext: { print("will emit \($0)") }, afterNext: { print("emitted \($0)") },
+  ///       onDispose: { print("disposed") })
+  ///   .subscribe(onNext: { print($0) })
+  /// // Prints "will emit 1", "1", "emitted 1", "will emit 2", "2", "emitted 2", "disposed"
+  /// ```
+  ///
+  /// The order is RxSwift's. Subscribing runs `onSubscribe`, subscribes to the source, then runs
+  /// `onSubscribed`. For each event, the `on…` handler runs before the event is passed on and the
+  /// `after…` handler after it. Disposal, whether from a terminal event or from the subscriber,
+  /// disposes the source and then runs `onDispose`, once; after a terminal event that happens
+  /// once its `after…` handler has run. A source that terminates while it is being subscribed is
+  /// disposed (and `onDispose` runs) after `onSubscribed`, as in RxSwift.
+  ///
+  /// Completes and fails when the source does. A throw from `onNext`, `onError` or
+  /// `onCompleted` is sent as `.error` instead of the event; a throw from `afterNext` is sent as
+  /// `.error` after the element. Either disposes the source. A throw from `afterError` or
+  /// `afterCompleted` is dropped: the sequence has already terminated (RxSwift would send an
+  /// `.error` after the terminal event, which breaks the event grammar).
+  ///
+  /// - Parameters:
+  ///   - onNext: Runs for each element before it is passed on.
+  ///   - afterNext: Runs for each element after it was passed on.
+  ///   - onError: Runs for the error before it is passed on.
+  ///   - afterError: Runs for the error after it was passed on.
+  ///   - onCompleted: Runs before completion is passed on.
+  ///   - afterCompleted: Runs after completion was passed on.
+  ///   - onSubscribe: Runs before subscribing to the source.
+  ///   - onSubscribed: Runs after subscribing to the source.
+  ///   - onDispose: Runs after the subscription to the source was disposed, for any reason.
+  /// - Returns: The source with the side effects attached.
+  @inlinable
+  public func `do`(
+    onNext: ((Element) throws -> Void)? = nil,
+    afterNext: ((Element) throws -> Void)? = nil,
+    onError: ((any Error) throws -> Void)? = nil,
+    afterError: ((any Error) throws -> Void)? = nil,
+    onCompleted: (() throws -> Void)? = nil,
+    afterCompleted: (() throws -> Void)? = nil,
+    onSubscribe: (() -> Void)? = nil,
+    onSubscribed: (() -> Void)? = nil,
+    onDispose: (() -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "do", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      onSubscribe?()
+      let lifecycle = DoLifecycle(onDispose: onDispose)
+      // `true` while the terminal event being delivered is the source's own, so that its
+      // `after…` handler runs; a terminal event made from a throw runs none.
+      var sourceTerminal = false
+      let sink = GuardedSink<Element>(
+        AnyObserver { event in
+          guard event.isStopEvent else {
+            observer.on(event)
+            return
+          }
+          lifecycle.beginTerminal()
+          observer.on(event)
+          if sourceTerminal {
+            switch event {
+            case .next: break
+            case .error(let error): _ = try? afterError?(error)
+            case .completed: _ = try? afterCompleted?()
+            }
+          }
+          lifecycle.endTerminal()
+        })
+      let subscription = source.subscribeAny(
+        AnyObserver { event in
+          guard sink.isActive else { return }
+          switch event {
+          case .next(let element):
+            do {
+              try onNext?(element)
+              sink.on(event)
+              try afterNext?(element)
+            } catch {
+              sink.on(.error(error))
+            }
+          case .error(let error):
+            do {
+              try onError?(error)
+            } catch {
+              sink.on(.error(error))
+              return
+            }
+            sourceTerminal = true
+            sink.on(event)
+          case .completed:
+            do {
+              try onCompleted?()
+            } catch {
+              sink.on(.error(error))
+              return
+            }
+            sourceTerminal = true
+            sink.on(event)
+          }
+        })
+      lifecycle.setSubscription(subscription)
+      onSubscribed?()
+      sink.setUpstream(lifecycle)
+      return sink
+    }
+  }
+}
+
+/// Disposes the subscription to the source and then runs `onDispose`, once, but never while a
+/// terminal event is being delivered: a downstream subscriber disposes its upstream while it
+/// handles the terminal event, and RxSwift runs `afterCompleted` / `afterError` before
+/// `onDispose`. A disposal that arrives during delivery is deferred to the end of it.
+///
+/// `@unchecked Sendable`: `state` is guarded by its lock; `onDispose` is the caller's closure,
+/// run once, on the thread that disposes (or that ends the delivery), as RxSwift runs it.
+@usableFromInline
+final class DoLifecycle: Disposable, @unchecked Sendable {
+  private enum Phase {
+    case running
+    case delivering
+    case disposeDeferred
+    case disposed
+  }
+
+  private struct State {
+    var phase = Phase.running
+    var subscription: (any Disposable)?
+  }
+
+  private let state = Locked(State())
+  private let onDispose: (() -> Void)?
+
+  @usableFromInline
+  init(onDispose: (() -> Void)?) {
+    self.onDispose = onDispose
+  }
+
+  /// Records the subscription to the source; called before the lifecycle can be disposed.
+  @usableFromInline
+  func setSubscription(_ subscription: any Disposable) {
+    state.withLock { $0.subscription = subscription }
+  }
+
+  /// A terminal event is about to be delivered downstream.
+  @usableFromInline
+  func beginTerminal() {
+    state.withLock { state in
+      if state.phase == .running { state.phase = .delivering }
+    }
+  }
+
+  /// The terminal event and its `after…` handler are done; runs a deferred disposal.
+  @usableFromInline
+  func endTerminal() {
+    let release = state.withLock { state -> Bool in
+      switch state.phase {
+      case .delivering:
+        state.phase = .running
+        return false
+      case .disposeDeferred:
+        state.phase = .disposed
+        return true
+      case .running, .disposed:
+        return false
+      }
+    }
+    if release { self.release() }
+  }
+
+  @usableFromInline
+  func dispose() {
+    let release = state.withLock { state -> Bool in
+      switch state.phase {
+      case .running:
+        state.phase = .disposed
+        return true
+      case .delivering:
+        state.phase = .disposeDeferred
+        return false
+      case .disposeDeferred, .disposed:
+        return false
+      }
+    }
+    if release { self.release() }
+  }
+
+  private func release() {
+    let subscription = state.withLock { state -> (any Disposable)? in
+      defer { state.subscription = nil }
+      return state.subscription
+    }
+    subscription?.dispose()
+    onDispose?()
+  }
+}

@@ -1,0 +1,82 @@
+extension ObservableType {
+  /// Folds every element into an accumulated value and emits `mapResult` of the final value when
+  /// the source completes.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3)
+  ///   .reduce(0, accumulator: +, mapResult: { "sum: \($0)" })
+  ///   .subscribe(onNext: { print($0) })
+  /// // Prints "sum: 6"
+  /// ```
+  ///
+  /// Emits exactly one element, right before completing, when the source completes (an empty
+  /// source yields `mapResult(seed)`). Fails when the source fails or when `accumulator` or
+  /// `mapResult` throws; a throw disposes the source. Disposal disposes the source.
+  ///
+  /// - Parameters:
+  ///   - seed: The initial accumulated value of each subscription.
+  ///   - accumulator: Returns the new accumulated value from the previous one and an element.
+  ///   - mapResult: Turns the final accumulated value into the result.
+  /// - Returns: An observable of a single result.
+  public func reduce<Accumulate, Result>(
+    _ seed: Accumulate,
+    accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
+    mapResult: @escaping (Accumulate) throws -> Result,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Result> {
+    let source = asObservable()
+    return Observable(kind: "reduce", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      var accumulate = seed
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next(let element):
+              guard sink.isActive else { return }
+              do {
+                accumulate = try accumulator(accumulate, element)
+              } catch {
+                sink.on(.error(error))
+              }
+            case .error(let error):
+              sink.on(.error(error))
+            case .completed:
+              guard sink.isActive else { return }
+              do {
+                sink.on(.next(try mapResult(accumulate)))
+                sink.on(.completed)
+              } catch {
+                sink.on(.error(error))
+              }
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Folds every element into an accumulated value and emits the final value when the source
+  /// completes.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3).reduce(10, accumulator: +).subscribe(onNext: { print($0) })
+  /// // Prints "16"
+  /// ```
+  ///
+  /// Emits exactly one element, right before completing, when the source completes (an empty
+  /// source yields `seed`). Fails when the source fails or `accumulator` throws; a throw disposes
+  /// the source. Disposal disposes the source.
+  ///
+  /// - Parameters:
+  ///   - seed: The initial accumulated value of each subscription.
+  ///   - accumulator: Returns the new accumulated value from the previous one and an element.
+  /// - Returns: An observable of a single result.
+  public func reduce<Accumulate>(
+    _ seed: Accumulate,
+    accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Accumulate> {
+    reduce(seed, accumulator: accumulator, mapResult: { $0 }, file: file, line: line)
+  }
+}

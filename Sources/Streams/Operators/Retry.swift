@@ -1,0 +1,306 @@
+extension ObservableType {
+  /// Resubscribes to the source every time it fails, until it completes.
+  ///
+  /// ```swift
+  /// _ = flakyRequest.retry().subscribe(onNext: { print($0) })
+  /// ```
+  ///
+  /// Marble (cold source `-1-X`): `-1--1--1--1-…`, subscribed anew after every error.
+  ///
+  /// **This can run forever** if the source always fails. Completes when the source completes;
+  /// never fails. The failed subscription is disposed before the next one is made. A source that
+  /// fails while it is being subscribed is resubscribed in a loop, so the call stack does not
+  /// grow. Disposal disposes the current subscription.
+  ///
+  /// - Returns: The source's elements, across resubscriptions, until it completes.
+  public func retry(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "retry", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      CatchSequenceSink.run(observer) { source }
+    }
+  }
+
+  /// Subscribes to the source up to `maxAttemptCount` times in all, resubscribing after each
+  /// failure, until it completes.
+  ///
+  /// ```swift
+  /// _ = flakyRequest.retry(3).subscribe(onNext: { print($0) })  // at most 3 attempts
+  /// ```
+  ///
+  /// Marble (cold source `-1-X`, `retry(2)`): `-1--1-X`.
+  ///
+  /// As in RxSwift, `maxAttemptCount` counts the first subscription: `retry(1)` behaves like the
+  /// source and `retry(0)` completes at once without subscribing. Completes when the source
+  /// completes; fails with the last error once `maxAttemptCount` attempts failed. The failed
+  /// subscription is disposed before the next one is made; synchronous failures are retried in
+  /// a loop, so the call stack does not grow. Disposal disposes the current subscription.
+  ///
+  /// - Parameter maxAttemptCount: The number of subscriptions to make at most; not negative.
+  /// - Returns: The source's elements, across resubscriptions, until it completes or runs out of
+  ///   attempts.
+  public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line)
+    -> Observable<Element>
+  {
+    precondition(
+      maxAttemptCount >= 0,
+      "retry(_:) needs a maxAttemptCount of zero or more, got \(maxAttemptCount)")
+    let source = asObservable()
+    return Observable(kind: "retry", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      var remaining = maxAttemptCount
+      return CatchSequenceSink.run(observer) {
+        guard remaining > 0 else { return nil }
+        remaining -= 1
+        return source
+      }
+    }
+  }
+
+  /// Resubscribes to the source after a failure whenever the sequence made by
+  /// `notificationHandler` emits.
+  ///
+  /// ```swift
+  /// let retried = request.retry { (errors: Observable<NetworkError>) in
+  ///   errors.enumerated().flatMap { attempt, error -> Observable<Int> in
+  ///     attempt < 3
+  ///       ? Observable<Int>.timer(.seconds(attempt + 1), scheduler: MainScheduler.instance)
+  ///       : Observable.error(error)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Marble (cold source `-1-X`, a trigger that emits two ticks after each error):
+  /// `-1---1---1-…`.
+  ///
+  /// `notificationHandler` is called once per subscription with an observable of the source's
+  /// errors, and its result (the trigger) is subscribed before the source. When the source fails
+  /// with a `Failure`, the failed subscription is disposed and the error is sent to the errors
+  /// observable; the next element of the trigger then resubscribes to the source. Elements the
+  /// trigger emits while no failure is waiting are ignored.
+  ///
+  /// Completes when the source completes, or when the trigger completes: at once if a failure is
+  /// waiting, otherwise at the next failure (RxSwift's order). Fails when the trigger fails
+  /// (likewise at once or at the next failure), or at once when the source fails with an error
+  /// that is not a `Failure`. Synchronous failures are retried in a loop, so the call stack does
+  /// not grow. Disposal disposes the current source subscription and the trigger.
+  ///
+  /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
+  /// - Returns: The source's elements, across resubscriptions.
+  public func retry<Trigger: ObservableType, Failure: Error>(
+    when notificationHandler: @escaping (Observable<Failure>) -> Trigger,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "retry(when:)", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      RetryWhenSink<Element, Failure>.run(observer, source: source) { errors in
+        notificationHandler(errors).asObservable().map { _ in () }
+      }
+    }
+  }
+
+  /// Resubscribes to the source after any failure whenever the sequence made by
+  /// `notificationHandler` emits.
+  ///
+  /// ```swift
+  /// let retried = request.retry { errors in errors.take(3) }  // up to 3 retries, then complete
+  /// ```
+  ///
+  /// Marble (cold source `-1-X`, trigger `errors`): `-1--1--1-…`, resubscribed at each error.
+  ///
+  /// The form of ``retry(when:file:line:)`` for every error; see there for the details. Completes
+  /// when the source or the trigger completes; fails when the trigger fails. Disposal disposes
+  /// the current source subscription and the trigger.
+  ///
+  /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
+  /// - Returns: The source's elements, across resubscriptions.
+  public func retry<Trigger: ObservableType>(
+    when notificationHandler: @escaping (Observable<any Error>) -> Trigger,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(kind: "retry(when:)", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      RetryWhenSink<Element, any Error>.run(observer, source: source) { errors in
+        notificationHandler(errors).asObservable().map { _ in () }
+      }
+    }
+  }
+}
+
+extension ObservableType {
+  /// RxSwift 5's name for ``retry(when:file:line:)``.
+  @available(*, deprecated, renamed: "retry(when:)")
+  public func retryWhen<Trigger: ObservableType, Failure: Error>(
+    _ notificationHandler: @escaping (Observable<Failure>) -> Trigger,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    retry(when: notificationHandler, file: file, line: line)
+  }
+
+  /// RxSwift 5's name for ``retry(when:file:line:)``, for every error.
+  @available(*, deprecated, renamed: "retry(when:)")
+  public func retryWhen<Trigger: ObservableType>(
+    _ notificationHandler: @escaping (Observable<any Error>) -> Trigger,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    retry(when: notificationHandler, file: file, line: line)
+  }
+}
+
+/// One subscription of `retry(when:)`.
+///
+/// The trigger is subscribed first. A `Failure` from the source disposes that attempt, marks a
+/// failure as waiting and is sent to `errors`; the trigger's next element, if a failure is
+/// waiting, starts the next attempt. A trigger terminal event ends the sequence at once when a
+/// failure is waiting, otherwise it is kept and ends the sequence at the next failure: RxSwift
+/// routes the trigger through a subject that the sink only listens to while a failure waits.
+///
+/// Starting attempts is a trampoline as in ``CatchSequenceSink``: a request made while an attempt
+/// is being subscribed is left pending and performed by the loop in `moveNext()`.
+///
+/// `@unchecked Sendable`: `state` is guarded by its lock; `downstream` and `errors` guard
+/// themselves; `source` is immutable.
+final class RetryWhenSink<Element, Failure: Error>: Disposable, @unchecked Sendable {
+  private struct State {
+    var attempt: (any Disposable)?
+    var trigger: (any Disposable)?
+    var waiting = false
+    var triggerEnd: (any Error)??
+    var running = false
+    var pending = false
+    var disposed = false
+  }
+
+  /// What a source failure leads to.
+  private enum FailureAction {
+    /// The sink was disposed: nothing.
+    case none
+    /// Report the failure to the handler's errors observable and wait for the trigger.
+    case notify
+    /// The trigger already ended (with this error, or completed with `nil`): end the same way.
+    case end((any Error)?)
+  }
+
+  private let downstream: GuardedSink<Element>
+  private let source: Observable<Element>
+  private let errors = PublishSubject<Failure>()
+  private let state = Locked(State())
+
+  private init(downstream: GuardedSink<Element>, source: Observable<Element>) {
+    self.downstream = downstream
+    self.source = source
+  }
+
+  /// Subscribes `observer` to `source`, retried as the trigger `makeTrigger` builds from the
+  /// errors decides; returns the subscription.
+  static func run(
+    _ observer: AnyObserver<Element>, source: Observable<Element>,
+    makeTrigger: (Observable<Failure>) -> Observable<Void>
+  ) -> any Disposable {
+    let downstream = GuardedSink(observer)
+    let sink = RetryWhenSink(downstream: downstream, source: source)
+    downstream.setUpstream(sink)
+    let trigger = makeTrigger(sink.errors.asObservable())
+    let triggerSubscription = trigger.subscribeAny(AnyObserver(eventHandler: sink.onTrigger))
+    let disposeNow = sink.state.withLock { state -> Bool in
+      if state.disposed { return true }
+      state.trigger = triggerSubscription
+      return false
+    }
+    if disposeNow {
+      triggerSubscription.dispose()
+    } else {
+      sink.moveNext()
+    }
+    return downstream
+  }
+
+  private func onSource(_ event: Event<Element>, attempt: SingleAssignmentDisposable) {
+    switch event {
+    case .next, .completed:
+      downstream.on(event)
+    case .error(let error):
+      guard let failure = error as? Failure else {
+        downstream.on(event)
+        return
+      }
+      attempt.dispose()
+      let action = state.withLock { state -> FailureAction in
+        if state.disposed { return .none }
+        if let end = state.triggerEnd { return .end(end) }
+        state.waiting = true
+        return .notify
+      }
+      switch action {
+      case .none: break
+      case .notify: errors.onNext(failure)
+      case .end(let error): downstream.on(error.map { .error($0) } ?? .completed)
+      }
+    }
+  }
+
+  private func onTrigger(_ event: Event<Void>) {
+    switch event {
+    case .next:
+      let resubscribe = state.withLock { state -> Bool in
+        guard state.waiting else { return false }
+        state.waiting = false
+        return true
+      }
+      if resubscribe { moveNext() }
+    case .error, .completed:
+      let end: (any Error)? = event.error
+      let endNow = state.withLock { state -> Bool in
+        if state.waiting { return true }
+        state.triggerEnd = .some(end)
+        return false
+      }
+      if endNow { downstream.on(end.map { .error($0) } ?? .completed) }
+    }
+  }
+
+  private func moveNext() {
+    let start = state.withLock { state -> Bool in
+      if state.disposed { return false }
+      if state.running {
+        state.pending = true
+        return false
+      }
+      state.running = true
+      return true
+    }
+    guard start else { return }
+    while true {
+      let attempt = SingleAssignmentDisposable()
+      let previous = state.withLock { state -> (any Disposable)? in
+        state.pending = false
+        defer { state.attempt = attempt }
+        return state.attempt
+      }
+      previous?.dispose()
+      attempt.setDisposable(
+        source.subscribeAny(AnyObserver { [self] event in onSource(event, attempt: attempt) }))
+      let again = state.withLock { state -> Bool in
+        if state.pending && !state.disposed { return true }
+        state.running = false
+        return false
+      }
+      if !again { return }
+    }
+  }
+
+  func dispose() {
+    let (attempt, trigger) = state.withLock { state -> ((any Disposable)?, (any Disposable)?) in
+      state.disposed = true
+      defer {
+        state.attempt = nil
+        state.trigger = nil
+      }
+      return (state.attempt, state.trigger)
+    }
+    attempt?.dispose()
+    trigger?.dispose()
+  }
+}

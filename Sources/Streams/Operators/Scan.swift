@@ -1,0 +1,78 @@
+extension ObservableType {
+  /// Applies `accumulator` to each element, updating a running state in place, and emits the
+  /// state after every element.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3)
+  ///   .scan(into: [Int]()) { history, value in history.append(value) }
+  ///   .subscribe(onNext: { print($0) })
+  /// // Prints "[1]", "[1, 2]", "[1, 2, 3]"
+  /// ```
+  ///
+  /// Every subscription starts again from `seed`. The seed itself is not emitted. Completes and
+  /// fails when the source does; a throw from `accumulator` becomes `.error` and disposes the
+  /// source. Disposal disposes the source.
+  ///
+  /// - Parameters:
+  ///   - seed: The initial state of each subscription.
+  ///   - accumulator: Called once per element with the state to update.
+  /// - Returns: An observable of the successive states.
+  @inlinable
+  public func scan<State>(
+    into seed: State,
+    accumulator: @escaping (inout State, Element) throws -> Void,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<State> {
+    let source = asObservable()
+    return Observable(kind: "scan", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      var state = seed
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next(let element):
+              guard sink.isActive else { return }
+              do {
+                try accumulator(&state, element)
+                sink.on(.next(state))
+              } catch {
+                sink.on(.error(error))
+              }
+            case .error(let error): sink.on(.error(error))
+            case .completed: sink.on(.completed)
+            }
+          }))
+      return sink
+    }
+  }
+
+  /// Applies `accumulator` to each element and the previous state, and emits each new state.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3).scan(0) { sum, value in sum + value }
+  ///   .subscribe(onNext: { print($0) })
+  /// // Prints "1", "3", "6"
+  /// ```
+  ///
+  /// Every subscription starts again from `seed`. The seed itself is not emitted. Completes and
+  /// fails when the source does; a throw from `accumulator` becomes `.error` and disposes the
+  /// source. Disposal disposes the source.
+  ///
+  /// - Parameters:
+  ///   - seed: The initial state of each subscription.
+  ///   - accumulator: Returns the new state from the previous state and an element.
+  /// - Returns: An observable of the successive states.
+  @inlinable
+  public func scan<State>(
+    _ seed: State,
+    accumulator: @escaping (State, Element) throws -> State,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<State> {
+    scan(
+      into: seed,
+      accumulator: { state, element in state = try accumulator(state, element) },
+      file: file, line: line)
+  }
+}

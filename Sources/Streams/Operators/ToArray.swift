@@ -1,0 +1,42 @@
+extension ObservableType {
+  /// Collects every element and emits them as one array when the source completes.
+  ///
+  /// ```swift
+  /// _ = Observable.of(1, 2, 3).toArray().subscribe(onNext: { print($0) })
+  /// // Prints "[1, 2, 3]"
+  /// ```
+  ///
+  /// Emits exactly one array, right before completing, when the source completes (`[]` for an
+  /// empty source). Fails when the source fails, without emitting the partial array. Disposal
+  /// disposes the source.
+  ///
+  /// RxSwift 6 returns `Single<[Element]>`; this returns `Observable<[Element]>`, which emits the
+  /// same events, until the `Single` trait lands.
+  ///
+  /// - Returns: An observable of a single array.
+  public func toArray(file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> {
+    let source = asObservable()
+    return Observable(kind: "toArray", upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      var elements: [Element] = []
+      let sink = GuardedSink(observer)
+      sink.setUpstream(
+        source.subscribeAny(
+          AnyObserver { event in
+            switch event {
+            case .next(let element):
+              guard sink.isActive else { return }
+              elements.append(element)
+            case .error(let error):
+              sink.on(.error(error))
+            case .completed:
+              let result = elements
+              elements = []
+              sink.on(.next(result))
+              sink.on(.completed)
+            }
+          }))
+      return sink
+    }
+  }
+}
