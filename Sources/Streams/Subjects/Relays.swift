@@ -62,7 +62,9 @@ public final class BehaviorRelay<Element>: ObservableType {
   ///
   /// - Returns: The new value.
   @discardableResult
-  public func update(_ transform: (inout Element) throws -> Void) rethrows -> Element {
+  public func update<Failure: Error>(_ transform: (inout Element) throws(Failure) -> Void)
+    throws(Failure) -> Element
+  {
     try subject.core.update(transform)
   }
 

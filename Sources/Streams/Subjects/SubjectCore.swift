@@ -189,7 +189,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
       var replay: [Event<Element>]
       switch policy {
       case .none: replay = []
-      case .latest, .buffer: replay = state.buffer.map { .next($0) }
+      case .latest:
+        // After a terminal event a BehaviorSubject sends only that event, as in RxSwift.
+        replay = state.terminal == nil ? state.buffer.map { .next($0) } : []
+      case .buffer: replay = state.buffer.map { .next($0) }
       case .last:
         replay = []
         if let terminal = state.terminal, case .completed = terminal, let last = state.buffer.last {
@@ -255,20 +258,35 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// Atomically replaces the latest element with `transform(latest)` and emits it.
+  ///
+  /// `transform` runs under the lock; if it throws, nothing changes and the error is thrown once
+  /// the lock is released. (Typed throws rather than `rethrows`: with Swift 6.3 the `rethrows`
+  /// form of this method, a throw inside the `withLock` closure, was miscompiled into a crash.)
   @inlinable
-  func update(_ transform: (inout Element) throws -> Void) rethrows -> Element {
-    let (work, value) = try state.withLock { state -> (Work?, Element) in
+  func update<Failure: Error>(_ transform: (inout Element) throws(Failure) -> Void) throws(Failure)
+    -> Element
+  {
+    let outcome = state.withLock { state -> Result<(Work?, Element), Failure> in
       guard var value = state.buffer.last else {
         preconditionFailure("\(name) has no value to update")
       }
-      try transform(&value)
-      if state.isDisposed || state.terminal != nil { return (nil, value) }
+      do throws(Failure) {
+        try transform(&value)
+      } catch {
+        return .failure(error)
+      }
+      if state.isDisposed || state.terminal != nil { return .success((nil, value)) }
       state.buffer = [value]
       let observers = state.observers
-      return (claim(.deliver(.next(value), observers), &state), value)
+      return .success((claim(.deliver(.next(value), observers), &state), value))
     }
-    if let work { drain(work) }
-    return value
+    switch outcome {
+    case .failure(let error):
+      throw error
+    case .success(let (work, value)):
+      if let work { drain(work) }
+      return value
+    }
   }
 }
 
