@@ -1,0 +1,130 @@
+import Streams
+import StreamsTest
+import Testing
+
+private struct TestError: Error, Equatable {}
+
+/// Test state touched from `@Sendable` scheduler actions, which all run on the test's thread.
+private final class Slot<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Subscribes a recording observer to `source` at `from` and disposes it at `to`.
+private func watch<Source: ObservableType & Sendable>(
+  _ source: Source, on scheduler: TestScheduler, from: TestTime, to: TestTime
+) -> TestableObserver<Source.Element> {
+  let observer = scheduler.createObserver(Source.Element.self)
+  let subscription = Slot<(any Disposable)?>(nil)
+  scheduler.scheduleAt(from) { subscription.value = source.subscribe(observer) }
+  scheduler.scheduleAt(to) { subscription.value?.dispose() }
+  return observer
+}
+
+private func hotSource(_ scheduler: TestScheduler, terminal: Recorded<Event<Int>>? = nil)
+  -> TestableObservable<Int>
+{
+  var events: [Recorded<Event<Int>>] = [
+    .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5), .next(410, 6),
+    .next(520, 7),
+  ]
+  if let terminal { events.append(terminal) }
+  events += [.next(640, 9), .next(870, 10), .next(940, 11)]
+  return scheduler.createHotObservable(events)
+}
+
+@Suite("PublishSubject")
+struct PublishSubjectTests {
+  @Test("each subscriber receives only the events sent while it is subscribed")
+  func lateSubscribers() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = hotSource(scheduler)
+    let subject = PublishSubject<Int>()
+    scheduler.scheduleAt(100) { _ = xs.subscribe(subject) }
+    let res1 = watch(subject, on: scheduler, from: 300, to: 600)
+    let res2 = watch(subject, on: scheduler, from: 400, to: 700)
+    let res3 = watch(subject, on: scheduler, from: 900, to: 950)
+    scheduler.start()
+    #expect(res1.events == [.next(340, 5), .next(410, 6), .next(520, 7)])
+    #expect(res2.events == [.next(410, 6), .next(520, 7), .next(640, 9)])
+    #expect(res3.events == [.next(940, 11)])
+    #expect(xs.subscriptions == [Subscription(100)])
+  }
+
+  @Test("a terminal event reaches current subscribers and every later one at once")
+  func terminalReplayed() {
+    for terminal in [Recorded<Event<Int>>.completed(630), .error(630, TestError())] {
+      let scheduler = TestScheduler(initialClock: 0)
+      let xs = hotSource(scheduler, terminal: terminal)
+      let subject = PublishSubject<Int>()
+      scheduler.scheduleAt(100) { _ = xs.subscribe(subject) }
+      let res1 = watch(subject, on: scheduler, from: 300, to: 1000)
+      let res2 = watch(subject, on: scheduler, from: 900, to: 1000)
+      scheduler.start()
+      #expect(res1.events == [.next(340, 5), .next(410, 6), .next(520, 7), terminal])
+      #expect(res2.events == [Recorded(time: 900, value: terminal.value)])
+    }
+  }
+
+  @Test("a disposed subject drops events, releases observers and fails later subscribers")
+  func disposed() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = hotSource(scheduler)
+    let subject = PublishSubject<Int>()
+    scheduler.scheduleAt(100) { _ = xs.subscribe(subject) }
+    let res1 = watch(subject, on: scheduler, from: 300, to: 1000)
+    let states = Slot<[Bool]>([])
+    scheduler.scheduleAt(500) { states.value += [subject.hasObservers, subject.isDisposed] }
+    scheduler.scheduleAt(600) { subject.dispose() }
+    scheduler.scheduleAt(650) { states.value += [subject.hasObservers, subject.isDisposed] }
+    let res2 = watch(subject, on: scheduler, from: 900, to: 1000)
+    scheduler.start()
+    #expect(res1.events == [.next(340, 5), .next(410, 6), .next(520, 7)])
+    #expect(res2.events == [.error(900, RxError.disposed(object: "PublishSubject"))])
+    #expect(states.value == [true, false, false, true])
+  }
+
+  @Test("hasObservers follows subscriptions and disposals")
+  func hasObservers() {
+    let subject = PublishSubject<Int>()
+    #expect(!subject.hasObservers)
+    let first = subject.subscribe(onNext: { _ in })
+    let second = subject.subscribe(onNext: { _ in })
+    #expect(subject.hasObservers)
+    first.dispose()
+    #expect(subject.hasObservers)
+    second.dispose()
+    second.dispose()
+    #expect(!subject.hasObservers)
+  }
+
+  @Test("disposing a subscription from inside its observer stops delivery to it only")
+  func disposeInsideObserver() {
+    let subject = PublishSubject<Int>()
+    let first = Slot<[Int]>([])
+    let second = Slot<[Int]>([])
+    let subscription = Slot<(any Disposable)?>(nil)
+    subscription.value = subject.subscribe(onNext: { element in
+      first.value.append(element)
+      if element == 2 { subscription.value?.dispose() }
+    })
+    _ = subject.subscribe(onNext: { second.value.append($0) })
+    for element in 1...3 { subject.onNext(element) }
+    #expect(first.value == [1, 2])
+    #expect(second.value == [1, 2, 3])
+  }
+
+  @Test("events after a terminal event are ignored")
+  func grammar() {
+    let subject = PublishSubject<Int>()
+    let events = Slot<[Event<Int>]>([])
+    _ = subject.subscribe { events.value.append($0) }
+    subject.onNext(1)
+    subject.onCompleted()
+    subject.onNext(2)
+    subject.onError(TestError())
+    subject.onCompleted()
+    #expect(events.value == [.next(1), .completed])
+    #expect(!subject.hasObservers)
+  }
+}
