@@ -76,12 +76,13 @@ struct SerialDispatchQueueSchedulerTests {
     let scheduler = SerialDispatchQueueScheduler(qos: .default)
     let log = Protected<[Int]>([])
     let done = DispatchSemaphore(value: 0)
-    let cancelled = scheduler.scheduleRelative(1, dueTime: .milliseconds(200)) { value in
+    // Due far in the future, so that a slow machine cannot run it before it is disposed.
+    let cancelled = scheduler.scheduleRelative(1, dueTime: .seconds(3600)) { value in
       log.withLock { $0.append(value) }
       return Disposables.create()
     }
     cancelled.dispose()
-    _ = scheduler.scheduleRelative(2, dueTime: .milliseconds(300)) { value in
+    _ = scheduler.scheduleRelative(2, dueTime: .milliseconds(10)) { value in
       log.withLock { $0.append(value) }
       done.signal()
       return Disposables.create()
