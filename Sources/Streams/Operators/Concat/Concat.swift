@@ -48,7 +48,8 @@ extension ObservableType {
   public static func concat<Sources: Collection>(
     _ collection: Sources, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> where Sources.Element == Observable<Element> {
-    concatSequence(collection, upstreams: collection.map(\.traceID), file: file, line: line)
+    let sources = Array(collection)
+    return concatSequence(sources, upstreams: sources.map(\.traceID), file: file, line: line)
   }
 
   /// Forwards the elements of each source of `sequence` in turn, iterating it lazily.
