@@ -142,13 +142,14 @@ struct MergeStateMachine<Element> {
     return outbox.send(.completed)
   }
 
-  /// The subscription ends: returns every subscription to dispose.
+  /// The subscription ends: returns every subscription to dispose, outer first, then the inner
+  /// ones in subscription order.
   mutating func dispose() -> [any Disposable] {
     outbox.dispose()
     var all: [any Disposable] = []
     if let disposable = outer.release() { all.append(disposable) }
-    for (_, var slot) in inners {
-      if let disposable = slot.release() { all.append(disposable) }
+    for id in inners.keys.sorted() {
+      if let disposable = inners[id]?.release() { all.append(disposable) }
     }
     inners = [:]
     waiting.removeAll()
