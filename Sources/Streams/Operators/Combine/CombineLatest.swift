@@ -27,14 +27,16 @@ extension ObservableType {
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(
     _ source1: Source1, _ source2: Source2, _ sources: repeat each Source,
-    resultSelector: @escaping (Source1.Element, Source2.Element, repeat (each Source).Element)
+    resultSelector:
+      @escaping (Source1.Element, Source2.Element, repeat (each Source).Element)
       throws -> Element,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     var erased = [PackSupport.erase(source1), PackSupport.erase(source2)]
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
-      kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID), subscribers: erased.map(\.subscribe),
+      kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID),
+      subscribers: erased.map(\.subscribe),
       file: file, line: line
     ) { values in
       var reader = PackReader(values)
@@ -114,7 +116,8 @@ extension ObservableType where Element == Any {
     var erased = [PackSupport.erase(source1), PackSupport.erase(source2)]
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
-      kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID), subscribers: erased.map(\.subscribe),
+      kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID),
+      subscribers: erased.map(\.subscribe),
       file: file, line: line
     ) { values in
       var reader = PackReader(values)

@@ -99,8 +99,7 @@ struct CombineStateMachine<Value> {
   }
 
   /// Source `index` completed: returns its subscription to dispose and an event to deliver.
-  mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?)
-  {
+  mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?) {
     let disposable = subscriptions[index].release()
     if outbox.isClosed || done[index] { return (disposable, nil) }
     done[index] = true

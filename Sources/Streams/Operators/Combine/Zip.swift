@@ -27,7 +27,8 @@ extension ObservableType {
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(
     _ source1: Source1, _ source2: Source2, _ sources: repeat each Source,
-    resultSelector: @escaping (Source1.Element, Source2.Element, repeat (each Source).Element)
+    resultSelector:
+      @escaping (Source1.Element, Source2.Element, repeat (each Source).Element)
       throws -> Element,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

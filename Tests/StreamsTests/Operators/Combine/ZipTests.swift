@@ -138,8 +138,12 @@ struct ZipTests {
     let d = PublishSubject<Bool>()
     var tuples: [String] = []
     var sums: [Int] = []
-    _ = Observable.zip(a, b, c, d).subscribe(onNext: { tuples.append("\($0)\($1)\($2)\($3)") })
-    _ = Observable.zip(a, b, c, d) { x, _, z, _ in x + z }.subscribe(onNext: { sums.append($0) })
+    let tupleSubscription = Observable.zip(a, b, c, d).subscribe(onNext: {
+      tuples.append("\($0)\($1)\($2)\($3)")
+    })
+    let sumSubscription = Observable.zip(a, b, c, d) { x, _, z, _ in x + z }.subscribe(onNext: {
+      sums.append($0)
+    })
     a.onNext(1)
     b.onNext("x")
     c.onNext(3)
@@ -147,5 +151,7 @@ struct ZipTests {
     d.onNext(true)
     #expect(tuples == ["1x3true"])
     #expect(sums == [4])
+    tupleSubscription.dispose()
+    sumSubscription.dispose()
   }
 }

@@ -52,14 +52,17 @@ struct ConcatTests {
   func lazySequence() {
     let made = MultiCallCounter()
     let gate = PublishSubject<Int>()
-    let sources = AnySequence((0..<3).lazy.map { index -> Observable<Int> in
-      made.tick()
-      return index == 0 ? gate.asObservable() : Observable.create { observer in
-        observer.onNext(index)
-        observer.onCompleted()
-        return Disposables.create()
-      }
-    })
+    let sources = AnySequence(
+      (0..<3).lazy.map { index -> Observable<Int> in
+        made.tick()
+        return index == 0
+          ? gate.asObservable()
+          : Observable.create { observer in
+            observer.onNext(index)
+            observer.onCompleted()
+            return Disposables.create()
+          }
+      })
     var events: [Event<Int>] = []
     _ = Observable.concat(sources).subscribe { events.append($0) }
     #expect(made.value == 1)

@@ -27,7 +27,9 @@ struct MergeTests {
     let ys = scheduler.createHotObservable([.next(220, 3), .error(235, MultiTestError.first)])
     let res = scheduler.start { Observable.merge([xs.asObservable(), ys.asObservable()]) }
     #expect(
-      res.events == [.next(210, 2), .next(220, 3), .next(230, 4), .error(235, MultiTestError.first)]
+      res.events == [
+        .next(210, 2), .next(220, 3), .next(230, 4), .error(235, MultiTestError.first),
+      ]
     )
     #expect(xs.subscriptions == [Subscription(200, 235)])
     #expect(ys.subscriptions == [Subscription(200, 235)])
@@ -82,7 +84,9 @@ struct MergeTests {
   func mergeInnerError() {
     let scheduler = TestScheduler(initialClock: 0)
     let ys1 = scheduler.createColdObservable([.next(10, 1), .next(60, 2), .completed(70)])
-    let ys2: TestableObservable<Int> = scheduler.createColdObservable([.error(20, MultiTestError.second)])
+    let ys2: TestableObservable<Int> = scheduler.createColdObservable([
+      .error(20, MultiTestError.second)
+    ])
     let xs = scheduler.createHotOuter([.next(210, ys1), .next(230, ys2), .completed(300)])
     let res = scheduler.start { xs.asObservable().merge() }
     #expect(res.events == [.next(220, 1), .error(250, MultiTestError.second)])
