@@ -3,7 +3,7 @@
 /// The first source to send any event wins under the lock; the others' subscriptions are
 /// returned to be disposed outside it, and their later events are dropped.
 struct AmbStateMachine<Element> {
-  var outbox = Outbox<Element>()
+  var outbox = SerialOutbox<Element>()
   private var winner: Int?
   private var subscriptions: [UpstreamDisposable]
 
@@ -53,7 +53,7 @@ struct AmbStateMachine<Element> {
 ///
 /// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
 /// `downstream` is only called by the holder of the outbox's delivery claim.
-final class AmbSink<Element>: OutboxOwner, Disposable, @unchecked Sendable {
+final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
   typealias Payload = Element
 
   private let downstream: AnyObserver<Element>

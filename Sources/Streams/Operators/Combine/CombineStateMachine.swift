@@ -25,7 +25,7 @@ enum CombineMode {
 struct CombineStateMachine<Value> {
   typealias Snapshot = ContiguousArray<Value>
 
-  var outbox = Outbox<Snapshot>()
+  var outbox = SerialOutbox<Snapshot>()
   private let mode: CombineMode
   private let count: Int
   private var latest: [Value?]
@@ -124,7 +124,7 @@ struct CombineStateMachine<Value> {
 ///
 /// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
 /// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
-final class CombineSink<Value, Result>: OutboxOwner, Disposable, @unchecked Sendable {
+final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecked Sendable {
   typealias Payload = ContiguousArray<Value>
   /// Subscribes one source, sending its events to the given observer.
   typealias Subscriber = (AnyObserver<Value>) -> any Disposable

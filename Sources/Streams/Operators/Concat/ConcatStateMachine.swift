@@ -5,7 +5,7 @@
 /// one from there: it sets `advance` and the loop that is subscribing (``ConcatSink/run()``)
 /// continues, so many synchronous sources do not grow the stack.
 struct ConcatStateMachine<Element> {
-  var outbox = Outbox<Element>()
+  var outbox = SerialOutbox<Element>()
   private var current = UpstreamDisposable.released
   private var generation = 0
   private var isRunning = false
@@ -72,7 +72,7 @@ struct ConcatStateMachine<Element> {
 /// `@unchecked Sendable`: mutable state is the state machine behind `state`'s lock, except
 /// `iterator`, which only the thread that owns the subscribe loop (``ConcatStateMachine``'s
 /// `isRunning` claim) touches, so that user iteration code never runs under the lock.
-final class ConcatSink<Element>: OutboxOwner, Disposable, @unchecked Sendable {
+final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
   typealias Payload = Element
 
   private let downstream: AnyObserver<Element>

@@ -31,7 +31,7 @@ struct MergeStateMachine<Element> {
     var deliver: Event<Element>?
   }
 
-  var outbox = Outbox<Element>()
+  var outbox = SerialOutbox<Element>()
   private let limit: MergeLimit
   private var outer = UpstreamDisposable.pending
   private var outerStopped = false
@@ -164,7 +164,7 @@ struct MergeStateMachine<Element> {
 /// `downstream` and `selector` are immutable and only called by the thread that holds the outbox's
 /// delivery claim (downstream) or by the outer sequence's serial `on` (selector).
 @usableFromInline
-final class MergeSink<Source, Element>: OutboxOwner, Disposable, @unchecked Sendable {
+final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
   typealias Payload = Element
 
   private let downstream: AnyObserver<Element>

@@ -4,7 +4,7 @@
 /// Inner sequences are numbered; events of an inner sequence that is no longer the latest are
 /// dropped, which covers one that emits on another thread while it is being replaced.
 struct SwitchStateMachine<Element> {
-  var outbox = Outbox<Element>()
+  var outbox = SerialOutbox<Element>()
   private var outer = UpstreamDisposable.pending
   private var outerStopped = false
   private var latest = 0
@@ -68,7 +68,7 @@ struct SwitchStateMachine<Element> {
 /// `downstream` is only called by the holder of the outbox's delivery claim and `selector` only
 /// from the outer sequence's serial `on`.
 @usableFromInline
-final class SwitchSink<Source, Element>: OutboxOwner, Disposable, @unchecked Sendable {
+final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
   typealias Payload = Element
 
   private let downstream: AnyObserver<Element>

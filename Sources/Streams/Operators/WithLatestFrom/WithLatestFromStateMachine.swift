@@ -4,7 +4,7 @@
 /// An element of the first source is queued together with the second source's latest element;
 /// the sink runs the result selector while delivering, outside the lock.
 struct WithLatestFromStateMachine<First, Second> {
-  var outbox = Outbox<(First, Second)>()
+  var outbox = SerialOutbox<(First, Second)>()
   private var latest: Second?
   private var first = UpstreamDisposable.pending
   private var second = UpstreamDisposable.pending
@@ -50,7 +50,7 @@ struct WithLatestFromStateMachine<First, Second> {
 ///
 /// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
 /// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
-final class WithLatestFromSink<First, Second, Result>: OutboxOwner, Disposable,
+final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Disposable,
   @unchecked Sendable
 {
   typealias Payload = (First, Second)

@@ -2,11 +2,11 @@ import Testing
 
 @testable import Streams
 
-@Suite("Outbox")
-struct OutboxTests {
+@Suite("SerialOutbox")
+struct SerialOutboxTests {
   @Test("the first event is handed back; events sent meanwhile queue in order")
   func claimAndQueue() {
-    var outbox = Outbox<Int>()
+    var outbox = SerialOutbox<Int>()
     #expect(outbox.send(.next(1)) == .next(1))
     #expect(outbox.send(.next(2)) == nil)
     #expect(outbox.send(.completed) == nil)
@@ -19,7 +19,7 @@ struct OutboxTests {
 
   @Test("after the queue drains, the next event is handed back again")
   func releaseClaim() {
-    var outbox = Outbox<Int>()
+    var outbox = SerialOutbox<Int>()
     #expect(outbox.send(.next(1)) == .next(1))
     #expect(outbox.next() == nil)
     #expect(outbox.send(.next(2)) == .next(2))
@@ -27,7 +27,7 @@ struct OutboxTests {
 
   @Test("disposal drops queued events and refuses new ones")
   func disposal() {
-    var outbox = Outbox<Int>()
+    var outbox = SerialOutbox<Int>()
     #expect(outbox.send(.next(1)) == .next(1))
     #expect(outbox.send(.next(2)) == nil)
     outbox.dispose()
@@ -37,7 +37,7 @@ struct OutboxTests {
 
   @Test("a failure while delivering drops what was queued")
   func failure() {
-    var outbox = Outbox<Int>()
+    var outbox = SerialOutbox<Int>()
     #expect(outbox.send(.next(1)) == .next(1))
     #expect(outbox.send(.next(2)) == nil)
     outbox.fail()

@@ -1,16 +1,16 @@
 /// Serial delivery for operators that receive events from several sources.
 ///
 /// Sources may emit on different threads at once, and an observer may re-enter an operator from
-/// inside its own `on(_:)`. An operator keeps an `Outbox` inside its lock-guarded state machine:
+/// inside its own `on(_:)`. An operator keeps a `SerialOutbox` inside its lock-guarded state machine:
 /// the first event to arrive while nobody is delivering is handed back to the caller, which
 /// delivers it *outside the lock* and then drains whatever other threads queued meanwhile
-/// (``OutboxOwner/drain(_:)``). Downstream therefore never sees two events at once and never runs
+/// (``SerialOutboxOwner/drain(_:)``). Downstream therefore never sees two events at once and never runs
 /// under a lock, and the events keep the order in which the state machine accepted them.
 ///
 /// The payload is what the state machine decided, not necessarily the downstream element:
 /// `combineLatest` queues snapshots of the latest values and runs its result selector while
 /// delivering, so that the selector is never called under the lock and never concurrently.
-struct Outbox<Payload> {
+struct SerialOutbox<Payload> {
   private var pending = SmallQueue<Event<Payload>>()
   private var isDelivering = false
   /// A terminal event was accepted: later events are dropped.
@@ -58,23 +58,23 @@ struct Outbox<Payload> {
   }
 }
 
-/// An operator sink that delivers through an ``Outbox``.
-protocol OutboxOwner: AnyObject {
+/// An operator sink that delivers through an ``SerialOutbox``.
+protocol SerialOutboxOwner: AnyObject {
   associatedtype Payload
 
   /// Delivers one accepted event downstream (outside any lock). Returns `true` when the sequence
   /// ended with it, in which case ``drain(_:)`` disposes the sink.
   func deliver(_ event: Event<Payload>) -> Bool
 
-  /// Takes the next queued event under the lock (``Outbox/next()``).
+  /// Takes the next queued event under the lock (``SerialOutbox/next()``).
   func nextPending() -> Event<Payload>?
 
   /// Disposes every upstream subscription.
   func dispose()
 }
 
-extension OutboxOwner {
-  /// Delivers `first` (the event ``Outbox/send(_:)`` handed back) and everything queued behind it.
+extension SerialOutboxOwner {
+  /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued behind it.
   func drain(_ first: Event<Payload>?) {
     guard var event = first else { return }
     while true {
