@@ -23,7 +23,10 @@ public enum CompletableEvent: Sendable {
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
   /// The callback a ``Completable`` created with ``create(file:line:subscribe:)`` reports to.
-  public typealias CompletableObserver = (CompletableEvent) -> Void
+  ///
+  /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
+  /// on another thread, such as a network callback; the calls must still be serial.
+  public typealias CompletableObserver = @Sendable (CompletableEvent) -> Void
 
   /// Creates a `Completable` from a subscribe function that reports one ``CompletableEvent``.
   ///

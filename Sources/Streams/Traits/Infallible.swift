@@ -54,10 +54,11 @@ extension Infallible {
   /// ```
   ///
   /// The observer ignores everything after `.completed` or after disposal; `.completed` disposes
-  /// the disposable `subscribe` returned. Calls to the observer must be serial.
+  /// the disposable `subscribe` returned. The observer is `@Sendable` so that a callback on another
+  /// thread can call it; the calls must still be serial.
   public static func create(
     file: StaticString = #fileID, line: UInt = #line,
-    subscribe: @escaping (_ observer: @escaping (InfallibleEvent<Element>) -> Void) -> any Disposable
+    subscribe: @escaping (_ observer: @escaping @Sendable (InfallibleEvent<Element>) -> Void) -> any Disposable
   ) -> Infallible<Element> {
     let source = Observable<Element>(
       kind: "Infallible.create", upstreams: [], file: file, line: line

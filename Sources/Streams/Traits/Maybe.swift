@@ -25,7 +25,10 @@ extension MaybeEvent: Sendable where Element: Sendable {}
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// The callback a ``Maybe`` created with ``create(file:line:subscribe:)`` reports to.
-  public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+  ///
+  /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
+  /// on another thread, such as a network callback; the calls must still be serial.
+  public typealias MaybeObserver = @Sendable (MaybeEvent<Element>) -> Void
 
   /// Creates a `Maybe` from a subscribe function that reports one ``MaybeEvent``.
   ///

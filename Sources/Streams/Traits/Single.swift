@@ -18,7 +18,10 @@ public typealias SingleEvent<Element> = Result<Element, any Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
   /// The callback a ``Single`` created with ``create(file:line:subscribe:)`` reports to.
-  public typealias SingleObserver = (SingleEvent<Element>) -> Void
+  ///
+  /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
+  /// on another thread, such as a network callback; the calls must still be serial.
+  public typealias SingleObserver = @Sendable (SingleEvent<Element>) -> Void
 
   /// Creates a `Single` from a subscribe function that reports one ``SingleEvent``.
   ///

@@ -5,7 +5,9 @@
 /// throw from an `after...` closure is forwarded as `.error` after the event (and so is dropped
 /// after a terminal event); `onSubscribe` runs before and `onSubscribed` after subscribing to the
 /// source; `onDispose` runs once, after the source subscription is disposed, whether the sequence
-/// terminated or was disposed.
+/// terminated or was disposed. A sequence that terminates during the subscription runs
+/// `onDispose` after `onSubscribed`, as RxSwift does (it attaches the disposal once subscribing
+/// has returned).
 struct TraitDoHandlers<Element> {
   var onNext: ((Element) throws -> Void)? = nil
   var afterNext: ((Element) throws -> Void)? = nil
@@ -27,6 +29,16 @@ enum TraitDo {
       handlers.onSubscribe?()
       let sink = GuardedSink(observer)
       let onDispose = OnceDisposable(handlers.onDispose)
+      // `true` once subscribing has returned; a termination before that defers `onDispose`.
+      let phase = Locked((subscribed: false, finishedEarly: false))
+      let finish = {
+        let now = phase.withLock { phase -> Bool in
+          if phase.subscribed { return true }
+          phase.finishedEarly = true
+          return false
+        }
+        if now { onDispose.dispose() }
+      }
       sink.setUpstream(
         source.subscribeAny(
           AnyObserver { event in
@@ -39,7 +51,7 @@ enum TraitDo {
               }
             } catch {
               sink.on(.error(error))
-              onDispose.dispose()
+              finish()
               return
             }
             sink.on(event)
@@ -52,9 +64,14 @@ enum TraitDo {
             } catch {
               sink.on(.error(error))
             }
-            if event.isStopEvent || !sink.isActive { onDispose.dispose() }
+            if event.isStopEvent || !sink.isActive { finish() }
           }))
       handlers.onSubscribed?()
+      let finishedEarly = phase.withLock { phase -> Bool in
+        phase.subscribed = true
+        return phase.finishedEarly
+      }
+      if finishedEarly { onDispose.dispose() }
       return Disposables.create(sink, onDispose)
     }
   }
