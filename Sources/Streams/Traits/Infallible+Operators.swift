@@ -39,7 +39,7 @@ extension Infallible {
   /// // Prints "1", "2", "3"
   /// ```
   ///
-  /// Emits synchronously during `subscribe`; disposal from inside `onNext` stops it.
+  /// Emits synchronously during `subscribe`.
   public static func of(
     _ elements: Element..., file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
@@ -53,7 +53,7 @@ extension Infallible {
   /// // Prints "1", "2"
   /// ```
   ///
-  /// Emits synchronously during `subscribe`; disposal from inside `onNext` stops it.
+  /// Emits synchronously during `subscribe`.
   public static func from(
     _ array: [Element], file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
@@ -67,8 +67,7 @@ extension Infallible {
   /// // Prints "1", "2", "3"
   /// ```
   ///
-  /// Iterates `sequence` again for every subscription, synchronously during `subscribe`;
-  /// disposal from inside `onNext` stops it.
+  /// Iterates `sequence` again for every subscription, synchronously during `subscribe`.
   public static func from<S: Sequence>(
     _ sequence: S, file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> where S.Element == Element {
