@@ -58,7 +58,9 @@ extension Infallible {
   /// thread can call it; the calls must still be serial.
   public static func create(
     file: StaticString = #fileID, line: UInt = #line,
-    subscribe: @escaping (_ observer: @escaping @Sendable (InfallibleEvent<Element>) -> Void) -> any Disposable
+    subscribe:
+      @escaping (_ observer: @escaping @Sendable (InfallibleEvent<Element>) -> Void) ->
+      any Disposable
   ) -> Infallible<Element> {
     let source = Observable<Element>(
       kind: "Infallible.create", upstreams: [], file: file, line: line

@@ -135,7 +135,8 @@ extension PrimitiveSequence {
     file: StaticString = #fileID, line: UInt = #line,
     when notificationHandler: @escaping (Observable<ErrorType>) -> TriggerObservable
   ) -> PrimitiveSequence<Trait, Element> {
-    PrimitiveSequence(raw: TraitCatch.retryWhen(source, file: file, line: line, notificationHandler))
+    PrimitiveSequence(
+      raw: TraitCatch.retryWhen(source, file: file, line: line, notificationHandler))
   }
 
   /// ``retry(file:line:when:)`` receiving every error as `any Error`.
@@ -143,7 +144,8 @@ extension PrimitiveSequence {
     file: StaticString = #fileID, line: UInt = #line,
     when notificationHandler: @escaping (Observable<any Error>) -> TriggerObservable
   ) -> PrimitiveSequence<Trait, Element> {
-    PrimitiveSequence(raw: TraitCatch.retryWhen(source, file: file, line: line, notificationHandler))
+    PrimitiveSequence(
+      raw: TraitCatch.retryWhen(source, file: file, line: line, notificationHandler))
   }
 
   /// RxSwift 5's name for ``retry(file:line:when:)``.

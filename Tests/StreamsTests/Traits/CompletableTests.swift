@@ -71,9 +71,10 @@ struct CompletableTests {
     let s1 = TestScheduler(initialClock: 0)
     #expect(s1.start { Completable.empty().asObservable() }.events == [.completed(200)])
     let s2 = TestScheduler(initialClock: 0)
-    #expect(s2.start { Completable.error(TraitError()).asObservable() }.events == [
-      .error(200, TraitError())
-    ])
+    #expect(
+      s2.start { Completable.error(TraitError()).asObservable() }.events == [
+        .error(200, TraitError())
+      ])
     let s3 = TestScheduler(initialClock: 0)
     #expect(s3.start { Completable.never().asObservable() }.events == [])
   }

@@ -30,7 +30,9 @@ struct InfallibleOperatorsTests {
   @Test("map, filter, compactMap on virtual time")
   func transforms() {
     let scheduler = TestScheduler(initialClock: 0)
-    let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
+    let xs = scheduler.createHotObservable([
+      .next(210, 1), .next(220, 2), .next(230, 3), .completed(300),
+    ])
     let res = scheduler.start {
       xs.asInfallible(onErrorJustReturn: 0).map { $0 * 10 }.filter { $0 != 20 }
         .compactMap { $0 > 10 ? "\($0)" : nil }.asObservable()
@@ -88,7 +90,9 @@ struct InfallibleOperatorsTests {
   @Test("distinctUntilChanged: equatable, key selector, comparer")
   func distinct() {
     var log: [String] = []
-    _ = Infallible.of(1, 1, 2, 2, 1).distinctUntilChanged().subscribe(onNext: { log.append("\($0)") })
+    _ = Infallible.of(1, 1, 2, 2, 1).distinctUntilChanged().subscribe(onNext: {
+      log.append("\($0)")
+    })
     _ = Infallible.of("a", "A", "b").distinctUntilChanged { $0.lowercased() }
       .subscribe(onNext: { log.append($0) })
     _ = Infallible.of(1, 2, 4, 5).distinctUntilChanged { abs($0 - $1) < 2 }

@@ -81,14 +81,16 @@ struct MaybeTests {
     let s2 = TestScheduler(initialClock: 0)
     #expect(s2.start { Maybe<Int>.empty().asObservable() }.events == [.completed(200)])
     let s3 = TestScheduler(initialClock: 0)
-    #expect(s3.start { Maybe<Int>.error(TraitError()).asObservable() }.events == [
-      .error(200, TraitError())
-    ])
+    #expect(
+      s3.start { Maybe<Int>.error(TraitError()).asObservable() }.events == [
+        .error(200, TraitError())
+      ])
     let s4 = TestScheduler(initialClock: 0)
     #expect(s4.start { Maybe<Int>.never().asObservable() }.events == [])
     let s5 = TestScheduler(initialClock: 0)
-    #expect(s5.start { Maybe.just(2, scheduler: s5).asObservable() }.events == [
-      .next(201, 2), .completed(201),
-    ])
+    #expect(
+      s5.start { Maybe.just(2, scheduler: s5).asObservable() }.events == [
+        .next(201, 2), .completed(201),
+      ])
   }
 }

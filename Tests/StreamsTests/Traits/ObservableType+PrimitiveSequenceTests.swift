@@ -26,9 +26,10 @@ struct ObservableTypePrimitiveSequenceTests {
   func asSingleEmpty() {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.completed(250)] as [Recorded<Event<Int>>])
-    #expect(scheduler.start { xs.asSingle().asObservable() }.events == [
-      .error(250, RxError.noElements)
-    ])
+    #expect(
+      scheduler.start { xs.asSingle().asObservable() }.events == [
+        .error(250, RxError.noElements)
+      ])
     let failing = TestScheduler(initialClock: 0)
     let ys = failing.createHotObservable([.next(210, 1), .error(250, TraitError())])
     #expect(failing.start { ys.asSingle().asObservable() }.events == [.error(250, TraitError())])
@@ -52,9 +53,10 @@ struct ObservableTypePrimitiveSequenceTests {
     #expect(s2.start { ys.asMaybe().asObservable() }.events == [.completed(250)])
     let s3 = TestScheduler(initialClock: 0)
     let zs = s3.createHotObservable([.next(210, 1), .next(230, 2), .completed(250)])
-    #expect(s3.start { zs.asMaybe().asObservable() }.events == [
-      .error(230, RxError.moreThanOneElement)
-    ])
+    #expect(
+      s3.start { zs.asMaybe().asObservable() }.events == [
+        .error(230, RxError.moreThanOneElement)
+      ])
     #expect(zs.subscriptions == [Subscription(200, 230)])
   }
 

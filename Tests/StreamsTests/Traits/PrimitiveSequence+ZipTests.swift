@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTest
 import Testing
@@ -33,7 +34,9 @@ struct PrimitiveSequenceZipTests {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(210, 1), .completed(300)])
     let ys = scheduler.createHotObservable([.error(230, TraitError())] as [Recorded<Event<Int>>])
-    let res = scheduler.start { Single.zip(xs.asSingle(), ys.asSingle()) { $0 + $1 }.asObservable() }
+    let res = scheduler.start {
+      Single.zip(xs.asSingle(), ys.asSingle()) { $0 + $1 }.asObservable()
+    }
     #expect(res.events == [.error(230, TraitError())])
     #expect(xs.subscriptions == [Subscription(200, 230)])
     #expect(ys.subscriptions == [Subscription(200, 230)])
@@ -64,7 +67,9 @@ struct PrimitiveSequenceZipTests {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
     let ys = scheduler.createHotObservable([.next(410, 2), .completed(420)])
-    let res = scheduler.start(disposed: 300) { Single.zip([xs.asSingle(), ys.asSingle()]).asObservable() }
+    let res = scheduler.start(disposed: 300) {
+      Single.zip([xs.asSingle(), ys.asSingle()]).asObservable()
+    }
     #expect(res.events == [])
     #expect(xs.subscriptions == [Subscription(200, 220)])
     #expect(ys.subscriptions == [Subscription(200, 300)])
@@ -83,5 +88,27 @@ struct PrimitiveSequenceZipTests {
     _ = Maybe.zip(Maybe.just(1), Maybe.just("a")).subscribe(onSuccess: { log.append("\($0)") })
     _ = Maybe.zip([Maybe.just(1), Maybe.just(2)]).subscribe(onSuccess: { log.append("\($0)") })
     #expect(log == ["(1, \"a\")", "[1, 2]"])
+  }
+}
+
+@Suite("PrimitiveSequence zip stress")
+struct PrimitiveSequenceZipStressTests {
+  @Test("sources succeeding on different threads give exactly one result")
+  func concurrentSources() {
+    for _ in 0..<200 {
+      let first = PublishSubject<Int>()
+      let second = PublishSubject<Int>()
+      let log = TraitLog()
+      let subscription = Single.zip(first.asSingle(), second.asSingle()) { $0 + $1 }
+        .subscribe(
+          onSuccess: { log.append("success \($0)") }, onFailure: { log.append("failure \($0)") })
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        let subject = index == 0 ? first : second
+        subject.onNext(index + 1)
+        subject.onCompleted()
+      }
+      subscription.dispose()
+      #expect(log.entries == ["success 3"])
+    }
   }
 }

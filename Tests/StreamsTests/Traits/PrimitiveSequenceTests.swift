@@ -102,7 +102,8 @@ struct PrimitiveSequenceTests {
 
     let failing = TestScheduler(initialClock: 0)
     let ys = failing.createColdObservable([.error(10, TraitError(1))] as [Recorded<Event<Int>>])
-    let failingTrigger = failing.createHotObservable([.error(205, TraitError(2))] as [Recorded<Event<Int>>])
+    let failingTrigger = failing.createHotObservable(
+      [.error(205, TraitError(2))] as [Recorded<Event<Int>>])
     let failed = failing.start {
       ys.asSingle().retry(when: { (_: Observable<any Error>) in failingTrigger }).asObservable()
     }

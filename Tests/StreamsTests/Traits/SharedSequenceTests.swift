@@ -60,3 +60,43 @@ extension MainThreadDeliveryTests {
     }
   }
 }
+
+extension MainThreadDeliveryTests {
+  @Suite("SharedSequence stress")
+  struct SharedSequenceStressTests {
+    @Test("threads subscribing, disposing and emitting at once")
+    func concurrentSubscribers() async {
+      let subject = PublishSubject<Int>()
+      let driver = subject.asDriver(onErrorJustReturn: 0)
+      let shared = SharedObservable(observable: driver.asObservable())
+      let log = TraitLog()
+      await Task.detached { @Sendable in
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+          for round in 0..<200 {
+            if index == 0 {
+              subject.onNext(round)
+            } else {
+              let subscription = shared.observable.subscribe(onNext: { _ in
+                dispatchPrecondition(condition: .onQueue(.main))
+              })
+              subscription.dispose()
+            }
+          }
+        }
+        log.append("done")
+      }.value
+      await drainMainQueue()
+      #expect(log.entries == ["done"])
+      #expect(!subject.hasObservers)
+    }
+  }
+}
+
+/// Hands a shared sequence's observable to several threads.
+///
+/// `@unchecked Sendable`: `Observable` is not `Sendable` because operator closures need not be;
+/// the shared node used here guards its state with a lock and its closures capture only
+/// `Sendable` values.
+private struct SharedObservable: @unchecked Sendable {
+  let observable: Observable<Int>
+}

@@ -26,9 +26,10 @@ struct SingleOperatorsTests {
 
     let failing = TestScheduler(initialClock: 0)
     let zs = failing.createHotObservable([.error(230, TraitError(2))] as [Recorded<Event<Int>>])
-    #expect(failing.start { zs.asSingle().map { $0 }.asObservable() }.events == [
-      .error(230, TraitError(2))
-    ])
+    #expect(
+      failing.start { zs.asSingle().map { $0 }.asObservable() }.events == [
+        .error(230, TraitError(2))
+      ])
 
     let disposed = TestScheduler(initialClock: 0)
     let ws = source(disposed)
@@ -84,8 +85,9 @@ struct SingleOperatorsTests {
     let failing = TestScheduler(initialClock: 0)
     let ys = source(failing)
     let inner = failing.createColdObservable([.error(5, TraitError(6))] as [Recorded<Event<Int>>])
-    #expect(failing.start { ys.asSingle().flatMap { _ in inner.asSingle() }.asObservable() }.events
-      == [.error(225, TraitError(6))])
+    #expect(
+      failing.start { ys.asSingle().flatMap { _ in inner.asSingle() }.asObservable() }.events
+        == [.error(225, TraitError(6))])
     #expect(inner.subscriptions == [Subscription(220, 225)])
 
     let disposing = TestScheduler(initialClock: 0)

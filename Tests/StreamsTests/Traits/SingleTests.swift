@@ -100,7 +100,8 @@ struct SingleTests {
       var values: [Int] = []
     }
     let owner = Owner()
-    _ = Single.just(5).subscribe(with: owner, onSuccess: { owner, value in owner.values.append(value) })
+    _ = Single.just(5).subscribe(
+      with: owner, onSuccess: { owner, value in owner.values.append(value) })
     #expect(owner.values == [5])
     var calls = 0
     var gone: Owner? = Owner()
@@ -137,13 +138,15 @@ struct SingleTests {
   @Test("just, error and never")
   func factories() {
     let scheduler = TestScheduler(initialClock: 0)
-    #expect(scheduler.start { Single.just(1).asObservable() }.events == [
-      .next(200, 1), .completed(200),
-    ])
+    #expect(
+      scheduler.start { Single.just(1).asObservable() }.events == [
+        .next(200, 1), .completed(200),
+      ])
     let failing = TestScheduler(initialClock: 0)
-    #expect(failing.start { Single<Int>.error(TraitError()).asObservable() }.events == [
-      .error(200, TraitError())
-    ])
+    #expect(
+      failing.start { Single<Int>.error(TraitError()).asObservable() }.events == [
+        .error(200, TraitError())
+      ])
     let idle = TestScheduler(initialClock: 0)
     #expect(idle.start { Single<Int>.never().asObservable() }.events == [])
   }
