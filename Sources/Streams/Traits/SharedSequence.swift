@@ -44,7 +44,10 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 ///
 /// Events reach subscribers on the main thread: synchronously when the source emits there and no
 /// other main-thread delivery is pending, otherwise through the main queue (like RxSwift's
-/// `MainScheduler`). Replayed elements (a `Driver`'s latest) are delivered to a new subscriber
+/// `MainScheduler`). A delivery requested while another one runs on the main thread is queued
+/// too: a shared sequence converted again (`signal.asDriver(...)`) or a recovery sequence
+/// subscribed from inside an error delivery emits on a later turn of the main queue, as in
+/// RxSwift. Replayed elements (a `Driver`'s latest) are delivered to a new subscriber
 /// during its subscription, on the subscribing thread: subscribe on the main thread, as `drive`
 /// and `emit` (which are `@MainActor`) do.
 ///
