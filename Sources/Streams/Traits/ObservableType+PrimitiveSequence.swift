@@ -33,18 +33,6 @@ extension ObservableType {
       raw: TraitElementCount.one(
         asObservable(), .atMostOne, kind: "asMaybe", file: file, line: line))
   }
-
-  /// A ``Single`` with the first element, or `nil` if the sequence completes empty.
-  ///
-  /// ```swift
-  /// _ = relay.asObservable().first().subscribe(onSuccess: { print($0 as Any) })
-  /// ```
-  ///
-  /// Succeeds with the first element at once, disposing the source; fails if the source fails
-  /// first. Disposal disposes the source.
-  public func first(file: StaticString = #fileID, line: UInt = #line) -> Single<Element?> {
-    Single(raw: TraitElementCount.first(asObservable(), file: file, line: line))
-  }
 }
 
 extension ObservableType where Element == Never {

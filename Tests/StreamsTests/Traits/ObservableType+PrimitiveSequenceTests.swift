@@ -59,18 +59,4 @@ struct ObservableTypePrimitiveSequenceTests {
       ])
     #expect(zs.subscriptions == [Subscription(200, 230)])
   }
-
-  @Test("first: the first element at once, or nil")
-  func first() {
-    let s1 = TestScheduler(initialClock: 0)
-    let xs = s1.createHotObservable([.next(210, 1), .next(220, 2), .completed(250)])
-    #expect(s1.start { xs.first().asObservable() }.events == [.next(210, 1), .completed(210)])
-    #expect(xs.subscriptions == [Subscription(200, 210)])
-    let s2 = TestScheduler(initialClock: 0)
-    let ys = s2.createHotObservable([.completed(250)] as [Recorded<Event<Int>>])
-    #expect(s2.start { ys.first().asObservable() }.events == [.next(250, nil), .completed(250)])
-    let s3 = TestScheduler(initialClock: 0)
-    let zs = s3.createHotObservable([.error(250, TraitError())] as [Recorded<Event<Int>>])
-    #expect(s3.start { zs.first().asObservable() }.events == [.error(250, TraitError())])
-  }
 }

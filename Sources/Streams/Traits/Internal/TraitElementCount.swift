@@ -1,4 +1,4 @@
-/// Conversions that check how many elements a sequence has: `asSingle`, `asMaybe`, `first`,
+/// Conversions that check how many elements a sequence has: `asSingle`, `asMaybe`,
 /// `ignoreElements` and `ifEmpty(default:)` as the traits need them.
 enum TraitElementCount {
   /// How many elements a conversion accepts.
@@ -40,29 +40,6 @@ enum TraitElementCount {
               } else {
                 sink.on(.completed)
               }
-            }
-          }))
-      return sink
-    }
-  }
-
-  /// Emits the first element (disposing the source) or `nil` if the source completes empty.
-  static func first<Element>(
-    _ source: Observable<Element>, file: StaticString, line: UInt
-  ) -> Observable<Element?> {
-    Observable(kind: "first", upstreams: [source.traceID], file: file, line: line) { observer in
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeAny(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              sink.on(.next(element))
-              sink.on(.completed)
-            case .error(let error): sink.on(.error(error))
-            case .completed:
-              sink.on(.next(nil))
-              sink.on(.completed)
             }
           }))
       return sink
