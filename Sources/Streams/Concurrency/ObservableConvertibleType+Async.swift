@@ -17,7 +17,7 @@ extension ObservableConvertibleType where Element: Sendable {
   /// Named `firstValue` rather than RxSwift's operator name `first()`, which returns a `Single`.
   public nonisolated(nonsending) var firstValue: Element? {
     get async throws {
-      var iterator = values(bufferingPolicy: .bufferingOldest(1)).makeAsyncIterator()
+      var iterator = values(bufferingPolicy: .bufferingOldest(0)).makeAsyncIterator()
       if let element = try await iterator.next(isolation: #isolation) { return element }
       try Task.checkCancellation()
       return nil

@@ -26,15 +26,16 @@ extension ObservableConvertibleType where Element: Sendable {
   /// let subject = ReplaySubject<Int>.createUnbounded()
   /// subject.onNext(1); subject.onNext(2); subject.onNext(3); subject.onCompleted()
   /// let latest = subject.values(bufferingPolicy: .bufferingNewest(1))
-  /// for try await value in latest { print(value) }  // the replay arrives before the loop runs
+  /// for try await value in latest { print(value) }
   /// print(latest.droppedCount)
-  /// // Prints "3", "2"
+  /// // Prints "1", "3", "1"
   /// ```
   ///
   /// Guarantees, per iterator:
-  /// - **Subscription**: made lazily, on the iterator's first `next()`, in the caller's isolation;
-  ///   a synchronous source delivers into the buffer during that call. Each iterator has its own
-  ///   subscription.
+  /// - **Subscription**: made lazily, on the iterator's first `next()`, in the caller's isolation.
+  ///   Each iterator has its own subscription. A source that sends synchronously on subscription
+  ///   (a replaying subject) hands its first element to that `next()`, as to a waiting consumer;
+  ///   the elements after it meet the policy (the replay above keeps `1`, then `3` replaces `2`).
   /// - **Order**: elements come out in the order the observable sent them (FIFO).
   /// - **Loss**: none with `.unbounded`. With `.bufferingNewest(n)` / `.bufferingOldest(n)`, an
   ///   element is dropped only when `n` elements are already waiting for the consumer: the oldest

@@ -41,6 +41,12 @@ struct ValuesStateMachine<Element> {
   /// The upstream sent a terminal event: elements after it are ignored, the disposable is
   /// disposed as soon as it is known.
   @usableFromInline var upstreamTerminated = false
+  /// The consumer is inside its first `next()`, subscribing: it waits for an element as a
+  /// suspended consumer does, so the first element sent during `subscribe` is handed to it
+  /// whatever the limit (a `BehaviorSubject`'s current value reaches a `.bufferingNewest(0)` loop).
+  @usableFromInline var subscribing = false
+  /// The element handed to the subscribing consumer; it comes out before the buffer.
+  @usableFromInline var handoff: Element?
   /// How many elements this iterator's policy dropped.
   @usableFromInline var dropped = 0
   @usableFromInline let limit: Int
@@ -86,7 +92,7 @@ struct ValuesStateMachine<Element> {
   mutating func next() -> NextAction {
     switch phase {
     case .active:
-      if let element = buffer.popFirst() { return .element(element) }
+      if let element = handoff.take() ?? buffer.popFirst() { return .element(element) }
       if let terminal = pending {
         pending = nil
         phase = .finished
@@ -95,6 +101,7 @@ struct ValuesStateMachine<Element> {
       return .suspend
     case .idle:
       phase = .active
+      subscribing = true
       return .subscribe
     case .cancelled:
       phase = .finished
@@ -111,7 +118,9 @@ struct ValuesStateMachine<Element> {
   /// lock is indistinguishable from taking them one by one.
   @inlinable
   mutating func takeAll(into batch: inout RingBuffer<Element>) -> Bool {
-    guard phase == .active, limit == Int.max, buffer.count > 1 else { return false }
+    guard phase == .active, limit == Int.max, handoff == nil, buffer.count > 1 else {
+      return false
+    }
     swap(&buffer, &batch)
     return true
   }
@@ -131,7 +140,9 @@ struct ValuesStateMachine<Element> {
   mutating func suspend(_ continuation: Continuation) -> SuspendAction {
     switch phase {
     case .active:
-      if let element = buffer.popFirst() { return .resume(continuation, .success(element)) }
+      if let element = handoff.take() ?? buffer.popFirst() {
+        return .resume(continuation, .success(element))
+      }
       if let terminal = pending {
         pending = nil
         phase = .finished
@@ -156,6 +167,7 @@ struct ValuesStateMachine<Element> {
   /// upstream already terminated or the consumer was cancelled meanwhile.
   @inlinable
   mutating func subscribed(_ disposable: any Disposable) -> (any Disposable)? {
+    subscribing = false
     if phase == .active && !upstreamTerminated {
       upstream = disposable
       return nil
@@ -169,7 +181,7 @@ struct ValuesStateMachine<Element> {
     /// Dispose, then resume the waiting consumer with `nil`.
     case disposeAndResume(Continuation, (any Disposable)?)
     /// Release these elements (outside the lock: their deinit may run user code).
-    case release(RingBuffer<Element>)
+    case release(RingBuffer<Element>, Element?)
   }
 
   /// The consuming task was cancelled.
@@ -191,7 +203,7 @@ struct ValuesStateMachine<Element> {
       pending = nil
       var released = RingBuffer<Element>()
       swap(&released, &buffer)
-      return .release(released)
+      return .release(released, handoff.take())
     case .cancelled, .finished:
       return .none
     }
@@ -199,14 +211,16 @@ struct ValuesStateMachine<Element> {
 
   /// The iterator was dropped: returns what to dispose and release outside the lock.
   @inlinable
-  mutating func iteratorDropped() -> (dispose: (any Disposable)?, release: RingBuffer<Element>) {
+  mutating func iteratorDropped() -> (
+    dispose: (any Disposable)?, release: (RingBuffer<Element>, Element?)
+  ) {
     phase = .finished
     pending = nil
     let disposable = upstream
     upstream = nil
     var released = RingBuffer<Element>()
     swap(&released, &buffer)
-    return (disposable, released)
+    return (disposable, (released, handoff.take()))
   }
 
   // MARK: producer
@@ -228,6 +242,11 @@ struct ValuesStateMachine<Element> {
     if let waiter {
       self.waiter = nil
       return .resume(waiter, element)
+    }
+    if subscribing {
+      subscribing = false
+      handoff = element
+      return .none
     }
     if buffer.count < limit {
       buffer.append(element)

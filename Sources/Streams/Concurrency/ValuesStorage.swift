@@ -93,8 +93,8 @@ final class ValuesStorage<Element: Sendable>: Sendable {
     case .disposeAndResume(let continuation, let disposable):
       disposable?.dispose()
       continuation.resume(returning: .success(nil))
-    case .release(let elements):
-      withExtendedLifetime(elements) {}
+    case .release(let elements, let handoff):
+      withExtendedLifetime((elements, handoff)) {}
     }
   }
 
@@ -109,6 +109,9 @@ final class ValuesStorage<Element: Sendable>: Sendable {
   /// Elements this iterator's policy dropped.
   @usableFromInline
   var droppedCount: Int { machine.withLock { $0.dropped } }
+
+  /// `true` while the consumer is suspended in `next()` (tests wait for this).
+  var hasWaiter: Bool { machine.withLock { $0.waiter != nil } }
 
   // MARK: producer
 
