@@ -1,3 +1,5 @@
+import Dispatch
+
 @testable import Streams
 
 /// The error the async-bridge tests send.
@@ -21,7 +23,9 @@ final class BridgeBox<Value: Sendable>: Sendable {
 }
 
 /// Yields until `condition` holds: a wait for another task to reach a point, never an assertion.
-func bridgeWait(until condition: () -> Bool) async {
+func bridgeWait(
+  isolation: isolated (any Actor)? = #isolation, until condition: () -> Bool
+) async {
   while !condition() { await Task.yield() }
 }
 
@@ -67,4 +71,26 @@ func bridgeConsumer(
     while let value = try await iterator.next() { received.append(value) }
     return received
   }
+}
+
+/// Subscribes to `observable` and returns its events once a terminal event arrives.
+func bridgeRecord<Element: Sendable>(_ observable: Observable<Element>) async -> [Event<Element>] {
+  let events = BridgeBox<[Event<Element>]>([])
+  return await withCheckedContinuation { continuation in
+    _ = observable.subscribe { event in
+      events.update { $0.append(event) }
+      if event.isStopEvent { continuation.resume(returning: events.value) }
+    }
+  }
+}
+
+/// Tells whether the caller runs on the main queue, which runs the main actor's jobs.
+enum BridgeMainQueue {
+  private static let key: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }
