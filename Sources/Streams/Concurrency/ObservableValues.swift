@@ -99,7 +99,8 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
   /// new one. `0` keeps nothing: only a consumer already waiting receives an element. A negative
   /// limit is a programming error.
   public static func bufferingNewest(_ limit: Int) -> AsyncBufferingPolicy {
-    precondition(limit >= 0, "AsyncBufferingPolicy.bufferingNewest needs a limit >= 0, got \(limit)")
+    precondition(
+      limit >= 0, "AsyncBufferingPolicy.bufferingNewest needs a limit >= 0, got \(limit)")
     return AsyncBufferingPolicy(kind: .newest(limit))
   }
 
@@ -107,7 +108,8 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
   /// nothing: only a consumer already waiting receives an element. A negative limit is a
   /// programming error.
   public static func bufferingOldest(_ limit: Int) -> AsyncBufferingPolicy {
-    precondition(limit >= 0, "AsyncBufferingPolicy.bufferingOldest needs a limit >= 0, got \(limit)")
+    precondition(
+      limit >= 0, "AsyncBufferingPolicy.bufferingOldest needs a limit >= 0, got \(limit)")
     return AsyncBufferingPolicy(kind: .oldest(limit))
   }
 }

@@ -329,7 +329,8 @@ struct ObservableValuesTests {
     #expect(none.dropped == [2, 3, 4])
   }
 
-  @Test("a synchronous replay hands its first element to the subscribing next(), then meets the policy")
+  @Test(
+    "a synchronous replay hands its first element to the subscribing next(), then meets the policy")
   func replayHandsFirstElement() async throws {
     let subject = ReplaySubject<Int>.createUnbounded()
     subject.onNext(1)

@@ -150,7 +150,9 @@ struct ValuesStressTests {
       let recorded = events.value
       let terminals = recorded.filter(\.isStopEvent)
       #expect(terminals.count <= 1)
-      if let last = terminals.first { #expect(recorded.last?.isStopEvent == true && last == .completed) }
+      if let last = terminals.first {
+        #expect(recorded.last?.isStopEvent == true && last == .completed)
+      }
       let elements = recorded.compactMap(\.element)
       #expect(elements == Array(0..<elements.count))
     }
