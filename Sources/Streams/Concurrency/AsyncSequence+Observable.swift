@@ -50,21 +50,34 @@ extension AsyncSequence where Self: Sendable {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let sequence = self
-    return Observable(kind: "asObservable", upstreams: [], file: file, line: line) { observer in
-      let sink = GuardedSink(observer)
-      let task: Task<Void, Never>
-      if delivery.isMainActor {
-        task = Task(priority: priority) { @MainActor in
-          await sequence.forward(to: sink)
-        }
-      } else {
-        task = Task(priority: priority) {
-          await sequence.forward(to: sink)
-        }
-      }
-      sink.setUpstream(Disposables.create { task.cancel() })
-      return sink
+    return AsyncTaskSource.observable(
+      kind: "asObservable", priority: priority, delivery: delivery, file: file, line: line
+    ) { isolation, sink in
+      await sequence.forward(to: sink, isolation: isolation)
     }
+  }
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+extension AsyncSequence where Self: Sendable, Failure == Never {
+  /// An ``Infallible`` that iterates this non-throwing sequence in a task for each subscription.
+  ///
+  /// ```swift
+  /// let stream = AsyncStream<Int> { continuation in
+  ///   continuation.yield(1); continuation.finish()
+  /// }
+  /// _ = stream.asInfallible().subscribe(onNext: { print($0) })
+  /// // Prints "1"
+  /// ```
+  ///
+  /// Behaves as ``asObservable(priority:on:file:line:)``: one task per subscription, the end of
+  /// the sequence completes, disposal cancels the task, events are delivered where `delivery`
+  /// says. The sequence cannot throw, so the result cannot fail.
+  public func asInfallible(
+    priority: TaskPriority? = nil, on delivery: AsyncDelivery = .cooperativePool,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Infallible<Element> {
+    Infallible(asObservable(priority: priority, on: delivery, file: file, line: line))
   }
 }
 

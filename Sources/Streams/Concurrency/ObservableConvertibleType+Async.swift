@@ -19,7 +19,7 @@ extension ObservableConvertibleType where Element: Sendable {
     get async throws {
       var iterator = values(bufferingPolicy: .bufferingOldest(0)).makeAsyncIterator()
       if let element = try await iterator.next(isolation: #isolation) { return element }
-      try Task.checkCancellation()
+      if iterator.wasCancelled { throw CancellationError() }
       return nil
     }
   }
@@ -42,7 +42,7 @@ extension ObservableConvertibleType where Element: Sendable {
       var iterator = values(bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
       var last: Element?
       while let element = try await iterator.next(isolation: #isolation) { last = element }
-      try Task.checkCancellation()
+      if iterator.wasCancelled { throw CancellationError() }
       return last
     }
   }

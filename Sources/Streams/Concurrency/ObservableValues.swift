@@ -176,6 +176,10 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     /// Elements this iterator's buffering policy dropped so far.
     public var droppedCount: Int { lifetime.storage.droppedCount }
 
+    /// `true` when the iteration ended (or will end) because the consuming task was cancelled.
+    @usableFromInline
+    var wasCancelled: Bool { lifetime.storage.wasCancelled }
+
     /// The next element, resuming on the caller's actor; `nil` once the observable completed,
     /// the task was cancelled or a previous call threw.
     ///

@@ -49,6 +49,9 @@ struct ValuesStateMachine<Element> {
   @usableFromInline var handoff: Element?
   /// How many elements this iterator's policy dropped.
   @usableFromInline var dropped = 0
+  /// The consuming task was cancelled before the sequence ended: the last `nil` means
+  /// cancellation, not completion.
+  @usableFromInline var wasCancelled = false
   @usableFromInline let limit: Int
   @usableFromInline let dropsIncoming: Bool
 
@@ -190,8 +193,10 @@ struct ValuesStateMachine<Element> {
     switch phase {
     case .idle:
       phase = .finished
+      wasCancelled = true
       return .none
     case .active:
+      wasCancelled = true
       if let waiter {
         self.waiter = nil
         phase = .finished

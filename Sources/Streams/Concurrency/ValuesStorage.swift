@@ -110,6 +110,10 @@ final class ValuesStorage<Element: Sendable>: Sendable {
   @usableFromInline
   var droppedCount: Int { machine.withLock { $0.dropped } }
 
+  /// `true` when `next()` returned `nil` (or will) because the consuming task was cancelled.
+  @usableFromInline
+  var wasCancelled: Bool { machine.withLock { $0.wasCancelled } }
+
   /// `true` while the consumer is suspended in `next()` (tests wait for this).
   var hasWaiter: Bool { machine.withLock { $0.waiter != nil } }
 

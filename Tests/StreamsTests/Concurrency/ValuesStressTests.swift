@@ -177,4 +177,25 @@ struct ValuesStressTests {
       await bridgeWait { !subject.hasObservers }
     }
   }
+
+  @Test("Single.value racing with a success from another thread and cancellation")
+  func singleValueRaces() async {
+    for round in 0..<200 {
+      let subject = PublishSubject<Int>()
+      let single = subject.asSingle()
+      let consumer = Task { try await single.value }
+      await bridgeWait { subject.hasObservers }
+      let producer = Task.detached {
+        subject.onNext(round)
+        subject.onCompleted()
+      }
+      if round % 2 == 0 { consumer.cancel() }
+      await producer.value
+      switch await consumer.result {
+      case .success(let value): #expect(value == round)
+      case .failure(let error): #expect(error is CancellationError)
+      }
+      await bridgeWait { !subject.hasObservers }
+    }
+  }
 }
