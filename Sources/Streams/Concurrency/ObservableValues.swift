@@ -123,8 +123,9 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
 /// }
 /// ```
 ///
-/// `Failure` is `any Error` for an `Observable` and `Never` for sources that cannot fail (relays),
-/// whose loops need no `try`. Each iterator subscribes on its first `next()`; see
+/// `Failure` is `any Error` for an `Observable` (and `Single`, `Maybe`, `Completable`) and `Never`
+/// for sources that cannot fail (relays, `Infallible`, `Driver`, `Signal`), whose loops need no
+/// `try`. Each iterator subscribes on its first `next()`; see
 /// ``ObservableConvertibleType/values(bufferingPolicy:onDrop:)`` for the guarantees (order, loss,
 /// errors, cancellation, threads).
 ///
