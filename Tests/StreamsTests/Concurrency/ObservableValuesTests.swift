@@ -230,6 +230,51 @@ struct ObservableValuesTests {
     #expect(try await consumer.value == 1)
   }
 
+  @Test("the iterator's storage is freed after completion, cancellation, break and no use")
+  func noLeaks() async throws {
+    weak var completed: ValuesStorage<Int>?
+    do {
+      var iterator = bridgeSequence([1, 2]).values.makeAsyncIterator()
+      completed = iterator.storage
+      while try await iterator.next() != nil {}
+    }
+    #expect(completed == nil)
+
+    weak var broken: ValuesStorage<Int>?
+    let subject = BehaviorSubject(value: 1)
+    do {
+      var iterator = subject.values.makeAsyncIterator()
+      broken = iterator.storage
+      _ = try await iterator.next()
+    }
+    #expect(broken == nil)
+    #expect(!subject.hasObservers)
+
+    weak var unused: ValuesStorage<Int>?
+    do {
+      let iterator = subject.values.makeAsyncIterator()
+      unused = iterator.storage
+    }
+    #expect(unused == nil)
+
+    let publish = PublishSubject<Int>()
+    weak var cancelled: ValuesStorage<Int>?
+    let consumer: Task<Void, any Error>
+    do {
+      let iterator = publish.values.makeAsyncIterator()
+      cancelled = iterator.storage
+      consumer = Task { [iterator] in
+        var iterator = iterator
+        while try await iterator.next() != nil {}
+      }
+    }
+    await bridgeWait { cancelled?.hasWaiter == true }
+    consumer.cancel()
+    try await consumer.value
+    #expect(cancelled == nil)
+    #expect(!publish.hasObservers)
+  }
+
   // MARK: buffering policies: a fast producer against a slow consumer
 
   /// Subscribes through a `BehaviorSubject` (whose first element arrives without suspending), then
