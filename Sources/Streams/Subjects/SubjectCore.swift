@@ -37,6 +37,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var observers: Observers = []
     @usableFromInline var nextKey = 0
     @usableFromInline var buffer: [Element] = []
+    /// Bumped on every change of `buffer`, so that ``update(_:)`` can tell whether the element it
+    /// transformed is still the latest.
+    @usableFromInline var version = 0
     @usableFromInline var terminal: Event<Element>?
     @usableFromInline var isDisposed = false
     @usableFromInline var delivering = false
@@ -76,6 +79,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       let observers = state.observers
       switch event {
       case .next(let element):
+        state.version &+= 1
         switch policy {
         case .none: break
         case .latest: state.buffer = [element]
@@ -235,6 +239,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func dispose() {
     let released = state.withLock { state -> (Observers, [Element]) in
       state.isDisposed = true
+      state.version &+= 1
       defer {
         state.observers = []
         state.buffer = []
@@ -259,32 +264,35 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Atomically replaces the latest element with `transform(latest)` and emits it.
   ///
-  /// `transform` runs under the lock; if it throws, nothing changes and the error is thrown once
-  /// the lock is released. (Typed throws rather than `rethrows`: with Swift 6.3 the `rethrows`
-  /// form of this method, a throw inside the `withLock` closure, was miscompiled into a crash.)
+  /// `transform` runs with no lock held (it is user code, and may read the subject). It works on
+  /// a copy of the latest element; the result is stored only if no other element was stored
+  /// meanwhile, otherwise `transform` runs again on the newer element. So no update is lost, and
+  /// `transform` may run more than once when updates race. If it throws, nothing changes and the
+  /// error is thrown. (Typed throws rather than `rethrows`: with Swift 6.3 the `rethrows` form of
+  /// this method, a throw inside the `withLock` closure, was miscompiled into a crash.)
   @inlinable
   func update<Failure: Error>(_ transform: (inout Element) throws(Failure) -> Void) throws(Failure)
     -> Element
   {
-    let outcome = state.withLock { state -> Result<(Work?, Element), Failure> in
-      guard var value = state.buffer.last else {
-        preconditionFailure("\(name) has no value to update")
+    while true {
+      let (latest, version) = state.withLock { state -> (Element, Int) in
+        guard let value = state.buffer.last else {
+          preconditionFailure("\(name) has no value to update")
+        }
+        return (value, state.version)
       }
-      do throws(Failure) {
-        try transform(&value)
-      } catch {
-        return .failure(error)
+      var value = latest
+      try transform(&value)
+      let outcome = state.withLock { state -> (committed: Bool, work: Work?) in
+        if state.version != version { return (false, nil) }
+        if state.isDisposed || state.terminal != nil { return (true, nil) }
+        state.buffer = [value]
+        state.version &+= 1
+        let observers = state.observers
+        return (true, claim(.deliver(.next(value), observers), &state))
       }
-      if state.isDisposed || state.terminal != nil { return .success((nil, value)) }
-      state.buffer = [value]
-      let observers = state.observers
-      return .success((claim(.deliver(.next(value), observers), &state), value))
-    }
-    switch outcome {
-    case .failure(let error):
-      throw error
-    case .success(let (work, value)):
-      if let work { drain(work) }
+      guard outcome.committed else { continue }
+      if let work = outcome.work { drain(work) }
       return value
     }
   }

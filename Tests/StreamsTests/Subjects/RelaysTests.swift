@@ -70,6 +70,34 @@ struct RelaysTests {
     #expect(received.value == [5])
   }
 
+  @Test(
+    "BehaviorRelay.update runs transform outside the lock; a value accepted meanwhile reruns it")
+  func behaviorRelayUpdateReentrant() {
+    let relay = BehaviorRelay(value: 0)
+    let received = Slot<[Int]>([])
+    _ = relay.subscribe(onNext: { received.value.append($0) })
+    let runs = Slot(0)
+    let result = Slot<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    // On another thread, so that a transform run under the relay's (non-recursive) lock shows up
+    // as a hang reported below instead of hanging the test run.
+    DispatchQueue.global().async {
+      result.value = relay.update { value in
+        runs.value += 1
+        // Touches the relay from inside `transform`: reads it, and on the first run changes it
+        // as a concurrent `accept` would.
+        if runs.value == 1 { relay.accept(relay.value + 10) }
+        value += 1
+      }
+      done.signal()
+    }
+    #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "update deadlocked")
+    #expect(runs.value == 2)
+    #expect(result.value == 11)
+    #expect(relay.value == 11)
+    #expect(received.value == [0, 10, 11])
+  }
+
   @Test("BehaviorRelay.update is an atomic read-modify-write across threads")
   func behaviorRelayAtomicUpdate() {
     let relay = BehaviorRelay(value: 0)
