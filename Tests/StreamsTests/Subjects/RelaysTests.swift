@@ -5,7 +5,12 @@ import Testing
 
 private struct TestError: Error, Equatable {}
 
-/// Test state touched from `@Sendable` scheduler actions, which all run on the test's thread.
+/// Test state touched by one thread at a time.
+///
+/// `@unchecked Sendable`: it is touched from `@Sendable` scheduler actions, which all run on the
+/// test's thread, or from a relay's observer, which the relay calls serially (each hand-off between
+/// threads goes through the relay's lock), and the test reads it only after a semaphore or
+/// `concurrentPerform` has ordered those calls before the read.
 private final class Slot<Value>: @unchecked Sendable {
   var value: Value
   init(_ value: Value) { self.value = value }
