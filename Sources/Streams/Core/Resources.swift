@@ -45,7 +45,14 @@ public enum Hooks {
   /// prints it; tests may install one that records it.
   public static var defaultErrorHandler: DefaultErrorHandler {
     get { handler.withLock { $0 } }
-    set { handler.withLock { $0 = newValue } }
+    set {
+      let previous = handler.withLock { current -> DefaultErrorHandler in
+        defer { current = newValue }
+        return current
+      }
+      // Release the previous handler (and what it captured) outside the lock.
+      withExtendedLifetime(previous) {}
+    }
   }
 
   @usableFromInline

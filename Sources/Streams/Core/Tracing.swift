@@ -55,10 +55,13 @@ public enum Tracing {
   /// Installs `tracer` (or removes the current one with `nil`). Subscriptions made afterwards are
   /// offered to it; subscriptions made before are unaffected.
   public static func install(_ tracer: (any StreamsTracer)?) {
-    slot.withLock { current in
-      current = tracer
+    let previous = slot.withLock { current -> (any StreamsTracer)? in
+      defer { current = tracer }
       slot.storeWord(tracer == nil ? 0 : 1)
+      return current
     }
+    // Release the previous tracer outside the lock: its deinit is user code.
+    withExtendedLifetime(previous) {}
   }
 
   /// The installed tracer, if any.

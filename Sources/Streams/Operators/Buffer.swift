@@ -30,7 +30,9 @@ extension ObservableType where Element: Sendable {
       let sink = BufferSink<Element>(
         observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
       sink.output.setUpstream(
-        Disposables.create(source.subscribeAny(AnyObserver(eventHandler: sink.on)), sink.timer))
+        Disposables.create(
+          source.subscribeAny(AnyObserver(eventHandler: sink.on)),
+          Disposables.create(with: { sink.stopTimers() })))
       sink.startTimer(window: 0)
       return sink.output
     }
@@ -43,6 +45,9 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
   struct State: OutboxState {
     var buffer: [Element] = []
     var window = 0
+    /// The timer of the open window; `nil` once the timers are stopped.
+    var timer: (any Disposable)?
+    var timersStopped = false
     var outbox = Outbox<[Element]>()
 
     /// Emits the buffer and starts the next window; returns its id.
@@ -55,7 +60,6 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
   }
 
   let output: GuardedSink<[Element]>
-  let timer = SerialDisposable()
   private let state = Locked(State())
   private let timeSpan: RxTimeInterval
   private let count: Int
@@ -72,14 +76,34 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
   }
 
   func startTimer(window: Int) {
-    if timer.isDisposed { return }
-    timer.disposable = scheduler.scheduleRelative(window, dueTime: timeSpan) { [self] window in
+    if state.withLock({ $0.timersStopped }) { return }
+    let scheduled = scheduler.scheduleRelative(window, dueTime: timeSpan) { [self] window in
       let next = state.update(into: output) { s -> Int? in
         s.window == window ? s.closeWindow() : nil
       }
       if let next { startTimer(window: next) }
       return Disposables.create()
     }
+    // Install the timer only if its window is still the open one. A full buffer (source thread)
+    // and a window's end (timer thread) each start the next window's timer, and the two threads
+    // may get here in either order: a stale timer must not replace the newer window's, or no
+    // window would ever end by time again.
+    let replaced = state.withLock { s -> (any Disposable)? in
+      if s.timersStopped || s.window != window { return scheduled }
+      defer { s.timer = scheduled }
+      return s.timer
+    }
+    replaced?.dispose()
+  }
+
+  /// Cancels the current timer and every later one; part of the subscription's disposal.
+  func stopTimers() {
+    let timer = state.withLock { s -> (any Disposable)? in
+      s.timersStopped = true
+      defer { s.timer = nil }
+      return s.timer
+    }
+    timer?.dispose()
   }
 
   func on(_ event: Event<Element>) {

@@ -274,12 +274,20 @@ final class RetryWhenSink<Element, Failure: Error>: Disposable, @unchecked Senda
     guard start else { return }
     while true {
       let attempt = SingleAssignmentDisposable()
-      let previous = state.withLock { state -> (any Disposable)? in
+      let (previous, live) = state.withLock { state -> ((any Disposable)?, Bool) in
         state.pending = false
+        // A disposal that came in since the loop started has already taken `state.attempt`:
+        // storing a new attempt now would subscribe to the source after disposal and keep that
+        // subscription (and this sink) alive for good.
+        if state.disposed {
+          state.running = false
+          return (nil, false)
+        }
         defer { state.attempt = attempt }
-        return state.attempt
+        return (state.attempt, true)
       }
       previous?.dispose()
+      guard live else { return }
       attempt.setDisposable(
         source.subscribeAny(AnyObserver { [self] event in onSource(event, attempt: attempt) }))
       let again = state.withLock { state -> Bool in

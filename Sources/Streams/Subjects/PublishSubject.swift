@@ -15,6 +15,8 @@
 /// inside its own `onNext`, the second event is queued and delivered, in order, right after the
 /// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
 /// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
+/// An observer whose subscription is disposed while an event is on its way (for instance by
+/// another observer of the same event) does not receive it; RxSwift would still deliver it.
 ///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType,

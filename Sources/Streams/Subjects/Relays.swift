@@ -57,8 +57,9 @@ public final class BehaviorRelay<Element>: ObservableType {
   /// Atomically applies `transform` to the current value, stores the result and emits it.
   ///
   /// Two threads calling `update { $0 += 1 }` at once always add 2, where the RxSwift idiom
-  /// `relay.accept(relay.value + 1)` can lose an increment. `transform` runs under the relay's lock:
-  /// it must be quick and must not touch the relay. If it throws, nothing changes.
+  /// `relay.accept(relay.value + 1)` can lose an increment. `transform` runs with no lock held, on a
+  /// copy of the current value; if another `accept` or `update` lands meanwhile, it runs again on
+  /// the newer value, so it should have no side effects. If it throws, nothing changes.
   ///
   /// - Returns: The new value.
   @discardableResult

@@ -1,3 +1,5 @@
+import StreamsShims
+
 /// What a subject replays to a new subscriber.
 @usableFromInline
 enum ReplayPolicy {
@@ -22,8 +24,11 @@ enum ReplayPolicy {
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock.
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
+  /// The subscribed observers, each with the subscription that a delivery checks first, so that
+  /// an observer disposed while an event is on its way (by another observer of the same event, or
+  /// before a queued event is drained) does not receive it.
   @usableFromInline typealias Observers = ContiguousArray<
-    (key: Int, observer: AnyObserver<Element>)
+    (key: Int, observer: AnyObserver<Element>, subscription: SubjectSubscription)
   >
 
   @usableFromInline
@@ -37,6 +42,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var observers: Observers = []
     @usableFromInline var nextKey = 0
     @usableFromInline var buffer: [Element] = []
+    /// Bumped on every change of `buffer`, so that ``update(_:)`` can tell whether the element it
+    /// transformed is still the latest.
+    @usableFromInline var version = 0
     @usableFromInline var terminal: Event<Element>?
     @usableFromInline var isDisposed = false
     @usableFromInline var delivering = false
@@ -76,6 +84,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       let observers = state.observers
       switch event {
       case .next(let element):
+        state.version &+= 1
         switch policy {
         case .none: break
         case .latest: state.buffer = [element]
@@ -121,7 +130,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   static func deliver(_ event: Event<Element>, to observers: Observers) {
     observers.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices {
+      for index in buffer.indices where buffer[index].subscription.isActive {
         buffer[index].observer.handler(event)
       }
     }
@@ -181,7 +190,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
-    var assigned = -1
+    var subscription: SubjectSubscription?
     let work = state.withLock { state -> Work? in
       if state.isDisposed {
         return claim(.replay([.error(RxError.disposed(object: name))], observer), &state)
@@ -202,17 +211,18 @@ final class SubjectCore<Element>: @unchecked Sendable {
       if let terminal = state.terminal {
         replay.append(terminal)
       } else {
-        assigned = state.nextKey
+        let key = state.nextKey
         state.nextKey += 1
-        state.observers.append((assigned, observer))
+        // Weak: the subscription is stored with the observer, and must not keep the subject alive.
+        let registered = SubjectSubscription { [weak self] in self?.unsubscribe(key) }
+        state.observers.append((key, observer, registered))
+        subscription = registered
       }
       if replay.isEmpty { return nil }
       return claim(.replay(replay, observer), &state)
     }
     if let work { drain(work) }
-    if assigned < 0 { return Disposables.create() }
-    let key = assigned
-    return SubjectSubscription { [self] in unsubscribe(key) }
+    return subscription ?? Disposables.create()
   }
 
   @inlinable
@@ -235,6 +245,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func dispose() {
     let released = state.withLock { state -> (Observers, [Element]) in
       state.isDisposed = true
+      state.version &+= 1
       defer {
         state.observers = []
         state.buffer = []
@@ -259,32 +270,35 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Atomically replaces the latest element with `transform(latest)` and emits it.
   ///
-  /// `transform` runs under the lock; if it throws, nothing changes and the error is thrown once
-  /// the lock is released. (Typed throws rather than `rethrows`: with Swift 6.3 the `rethrows`
-  /// form of this method, a throw inside the `withLock` closure, was miscompiled into a crash.)
+  /// `transform` runs with no lock held (it is user code, and may read the subject). It works on
+  /// a copy of the latest element; the result is stored only if no other element was stored
+  /// meanwhile, otherwise `transform` runs again on the newer element. So no update is lost, and
+  /// `transform` may run more than once when updates race. If it throws, nothing changes and the
+  /// error is thrown. (Typed throws rather than `rethrows`: with Swift 6.3 the `rethrows` form of
+  /// this method, a throw inside the `withLock` closure, was miscompiled into a crash.)
   @inlinable
   func update<Failure: Error>(_ transform: (inout Element) throws(Failure) -> Void) throws(Failure)
     -> Element
   {
-    let outcome = state.withLock { state -> Result<(Work?, Element), Failure> in
-      guard var value = state.buffer.last else {
-        preconditionFailure("\(name) has no value to update")
+    while true {
+      let (latest, version) = state.withLock { state -> (Element, Int) in
+        guard let value = state.buffer.last else {
+          preconditionFailure("\(name) has no value to update")
+        }
+        return (value, state.version)
       }
-      do throws(Failure) {
-        try transform(&value)
-      } catch {
-        return .failure(error)
+      var value = latest
+      try transform(&value)
+      let outcome = state.withLock { state -> (committed: Bool, work: Work?) in
+        if state.version != version { return (false, nil) }
+        if state.isDisposed || state.terminal != nil { return (true, nil) }
+        state.buffer = [value]
+        state.version &+= 1
+        let observers = state.observers
+        return (true, claim(.deliver(.next(value), observers), &state))
       }
-      if state.isDisposed || state.terminal != nil { return .success((nil, value)) }
-      state.buffer = [value]
-      let observers = state.observers
-      return .success((claim(.deliver(.next(value), observers), &state), value))
-    }
-    switch outcome {
-    case .failure(let error):
-      throw error
-    case .success(let (work, value)):
-      if let work { drain(work) }
+      guard outcome.committed else { continue }
+      if let work = outcome.work { drain(work) }
       return value
     }
   }
@@ -293,17 +307,52 @@ final class SubjectCore<Element>: @unchecked Sendable {
 /// Removes one observer from a subject when disposed.
 ///
 /// Not generic: the removal closure is created in the subscribing module's specialized code, so a
-/// call through `any Disposable` does not land in unspecialized generic code. Disposing twice is
-/// harmless: the second removal finds no observer for the key.
+/// call through `any Disposable` does not land in unspecialized generic code. Deliveries check
+/// ``isActive``, so that nothing reaches the observer once `dispose()` has begun on the delivering
+/// thread (a delivery already running on another thread may still finish, as in RxSwift).
+/// Disposing twice is harmless: the removal runs once.
+///
+/// `@unchecked Sendable`: `remove` is immutable and `Sendable`; `flag` is only touched through its
+/// atomic operations.
 @usableFromInline
-final class SubjectSubscription: Disposable {
+final class SubjectSubscription: Disposable, @unchecked Sendable {
   @usableFromInline let remove: @Sendable () -> Void
+  @usableFromInline let flag: AtomicFlag
 
   @inlinable
   init(_ remove: @escaping @Sendable () -> Void) {
     self.remove = remove
+    flag = AtomicFlag.make()
   }
 
+  /// `true` until disposed.
   @inlinable
-  func dispose() { remove() }
+  var isActive: Bool { !flag.isSet }
+
+  @inlinable
+  func dispose() {
+    if flag.set() { remove() }
+  }
+}
+
+/// One atomic word in its own small allocation (no lock), initially clear.
+@usableFromInline
+final class AtomicFlag: ManagedBuffer<Void, Int> {
+  @inlinable
+  static func make() -> AtomicFlag {
+    let buffer = Self.create(minimumCapacity: 1) { _ in }
+    let flag = unsafeDowncast(buffer, to: AtomicFlag.self)
+    flag.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    return flag
+  }
+
+  /// `true` once ``set()`` was called.
+  @inlinable
+  var isSet: Bool { withUnsafeMutablePointerToElements { streams_atomic_load($0) != 0 } }
+
+  /// Sets the flag; `true` for the call that set it first.
+  @inlinable
+  func set() -> Bool {
+    withUnsafeMutablePointerToElements { streams_atomic_exchange($0, 1) == 0 }
+  }
 }

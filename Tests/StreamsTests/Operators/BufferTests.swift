@@ -26,6 +26,28 @@ struct BufferTests {
     #expect(xs.subscriptions == [Subscription(200, 600)])
   }
 
+  @Test("a window filled while the previous window's end starts its timer keeps its own timer")
+  func timersStartedOutOfOrder() {
+    // The window-1 timer is started by the end of window 0; while it is being scheduled, window 1
+    // fills up and starts the window-2 timer. This is the order two threads can produce; the
+    // stale window-1 timer must not replace the window-2 one.
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = PublishSubject<Int>()
+    let hooked = HookedScheduler(base: scheduler) { call in
+      if call == 2 {
+        source.onNext(1)
+        source.onNext(2)
+      }
+    }
+    let res = scheduler.start(disposed: 650) {
+      source.buffer(timeSpan: .seconds(100), count: 2, scheduler: hooked)
+    }
+    #expect(
+      res.events == [
+        .next(300, []), .next(300, [1, 2]), .next(400, []), .next(500, []), .next(600, []),
+      ])
+  }
+
   @Test("an error drops the buffer")
   func error() {
     let scheduler = TestScheduler(initialClock: 0)
@@ -59,5 +81,38 @@ struct BufferTests {
       _ = Observable<Int>.create { _ in Disposables.create() }
         .buffer(timeSpan: .seconds(1), count: 0, scheduler: scheduler)
     }
+  }
+}
+
+/// A scheduler that runs `hook` with the call's number (from 1) before each `scheduleRelative`
+/// it forwards to `base`.
+///
+/// `@unchecked Sendable`: `calls` and `hook` are only touched on the thread that drives the
+/// `TestScheduler`.
+private final class HookedScheduler: SchedulerType, @unchecked Sendable {
+  private let base: TestScheduler
+  private let hook: (Int) -> Void
+  private var calls = 0
+
+  init(base: TestScheduler, hook: @escaping (Int) -> Void) {
+    self.base = base
+    self.hook = hook
+  }
+
+  var now: RxTime { base.now }
+
+  func schedule<StateType: Sendable>(
+    _ state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
+  ) -> any Disposable {
+    base.schedule(state, action: action)
+  }
+
+  func scheduleRelative<StateType: Sendable>(
+    _ state: StateType, dueTime: RxTimeInterval,
+    action: @escaping @Sendable (StateType) -> any Disposable
+  ) -> any Disposable {
+    calls += 1
+    hook(calls)
+    return base.scheduleRelative(state, dueTime: dueTime, action: action)
   }
 }

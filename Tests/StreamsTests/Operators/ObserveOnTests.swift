@@ -138,7 +138,9 @@ struct ObserveOnStressTests {
 
   @Test("disposing from another thread while events are delivered breaks no rule")
   func disposeWhileDelivering() {
-    let scheduler = ConcurrentDispatchQueueScheduler(qos: .default)
+    // A queue of the test's own, so that a barrier can wait for a delivery still running.
+    let queue = DispatchQueue(label: "observe-on-dispose-stress", attributes: .concurrent)
+    let scheduler = ConcurrentDispatchQueueScheduler(queue: queue)
     DispatchQueue.concurrentPerform(iterations: 16) { iteration in
       let checker = GrammarChecker<Int>()
       let subject = PublishSubject<Int>()
@@ -153,6 +155,9 @@ struct ObserveOnStressTests {
       for value in 0..<(50 + iteration) { subject.onNext(value) }
       subject.onCompleted()
       #expect(waitForSignal(disposer))
+      // Once dispose() has returned no delivery starts; one already running finishes before this
+      // barrier passes. Only then is the record final.
+      queue.sync(flags: .barrier) {}
       #expect(checker.violations == 0)
       let elements = checker.elements
       #expect(elements == Array(0..<elements.count))

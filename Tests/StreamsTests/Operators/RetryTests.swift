@@ -333,4 +333,33 @@ struct RetryWhenThreadTests {
       #expect(attempts.withLock { $0 } == count)
     }
   }
+
+  @Test("an attempt started while another thread disposes is disposed too")
+  func attemptRacingDisposal() {
+    for _ in 0..<200 {
+      // The first attempt fails; the ones after it stay subscribed until disposed.
+      let counts = Protected((attempts: 0, disposals: 0))
+      let source = Observable<Int>.create { observer in
+        let attempt = counts.withLock { value -> Int in
+          value.attempts += 1
+          return value.attempts
+        }
+        if attempt == 1 { observer.onError(TestError()) }
+        return Disposables.create { counts.withLock { $0.disposals += 1 } }
+      }
+      let trigger = PublishSubject<Int>()
+      let subscription = source.retry(when: { (_: Observable<any Error>) in trigger })
+        .subscribe()
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+          trigger.onNext(0)
+        } else {
+          subscription.dispose()
+        }
+      }
+      let final = counts.withLock { $0 }
+      #expect(final.attempts == final.disposals, "an attempt outlived the disposal")
+      #expect(!trigger.hasObservers)
+    }
+  }
 }

@@ -111,8 +111,10 @@ struct SubscribeOnStressTests {
   func combined() {
     let subscribeScheduler = ConcurrentDispatchQueueScheduler(qos: .default)
     let observeScheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "stress-observe")
-    DispatchQueue.concurrentPerform(iterations: 32) { _ in
-      let checker = GrammarChecker<Int>()
+    let checkers = (0..<32).map { _ in GrammarChecker<Int>() }
+    let disposals = DispatchGroup()
+    DispatchQueue.concurrentPerform(iterations: checkers.count) { index in
+      let checker = checkers[index]
       let source = Observable<Int>.create { observer in
         for value in 0..<20 { observer.onNext(value) }
         observer.onCompleted()
@@ -122,10 +124,22 @@ struct SubscribeOnStressTests {
         .subscribe(
           onNext: { checker.next($0) }, onError: { _ in checker.terminal() },
           onCompleted: { checker.terminal() })
-      DispatchQueue.global().async { subscription.dispose() }
-      #expect(checker.violations == 0)
+      disposals.enter()
+      DispatchQueue.global().async {
+        subscription.dispose()
+        disposals.leave()
+      }
     }
+    // Only check once nothing can be delivered any more: every disposal has returned (after which
+    // observe(on:) starts no delivery), and a delivery already running on the observe queue has
+    // finished.
+    #expect(disposals.wait(timeout: .now() + .seconds(5)) == .success)
     observeScheduler.queue.sync {}
+    for checker in checkers {
+      #expect(checker.violations == 0)
+      let elements = checker.elements
+      #expect(elements == Array(0..<elements.count))
+    }
   }
 }
 

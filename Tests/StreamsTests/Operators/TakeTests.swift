@@ -266,7 +266,8 @@ struct TakeUntilTests {
       DispatchQueue.global().async(group: group) {
         trigger.onNext(())
       }
-      group.wait()
+      // A hang detector, not a timing assertion.
+      #expect(group.wait(timeout: .now() + .seconds(10)) == .success, "emitting threads hung")
       subscription.dispose()
       let result = state.withLock { $0 }
       #expect(!result.overlapped)

@@ -97,7 +97,8 @@ struct CurrentThreadSchedulerTests {
         }
         done.signal()
       }
-      done.wait()
+      // A hang detector: if the other thread never runs its work, the log below shows it.
+      _ = done.wait(timeout: .now() + .seconds(10))
       log.withLock { $0.append("outer end") }
       return Disposables.create()
     }

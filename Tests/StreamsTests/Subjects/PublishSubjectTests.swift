@@ -114,6 +114,47 @@ struct PublishSubjectTests {
     #expect(second.value == [1, 2, 3])
   }
 
+  @Test("an observer disposed by another observer of the same event does not receive it")
+  func disposedByAnotherObserver() {
+    let subject = PublishSubject<Int>()
+    let log = Slot<[String]>([])
+    let victim = Slot<(any Disposable)?>(nil)
+    // Raw observers (no `GuardedSink` in between): only the subject can hold the event back.
+    _ = subject.subscribe { event in
+      guard case .next(let element) = event else { return }
+      log.value.append("A\(element)")
+      victim.value?.dispose()
+    }
+    victim.value = subject.subscribe { event in
+      guard case .next(let element) = event else { return }
+      log.value.append("B\(element)")
+    }
+    subject.onNext(1)
+    subject.onNext(2)
+    #expect(log.value == ["A1", "A2"])
+  }
+
+  @Test("an event queued behind a reentrant one is not delivered to an observer disposed meanwhile")
+  func queuedEventAfterDisposal() {
+    let subject = PublishSubject<Int>()
+    let log = Slot<[String]>([])
+    let other = Slot<(any Disposable)?>(nil)
+    _ = subject.subscribe { event in
+      guard case .next(let element) = event else { return }
+      log.value.append("A\(element)")
+      if element == 1 {
+        subject.onNext(2)  // queued until 1 has reached every observer
+        other.value?.dispose()
+      }
+    }
+    other.value = subject.subscribe { event in
+      guard case .next(let element) = event else { return }
+      log.value.append("B\(element)")
+    }
+    subject.onNext(1)
+    #expect(log.value == ["A1", "A2"])
+  }
+
   @Test("events after a terminal event are ignored")
   func grammar() {
     let subject = PublishSubject<Int>()

@@ -5,7 +5,12 @@ import Testing
 
 private struct TestError: Error, Equatable {}
 
-/// Test state touched from `@Sendable` scheduler actions, which all run on the test's thread.
+/// Test state touched by one thread at a time.
+///
+/// `@unchecked Sendable`: it is touched from `@Sendable` scheduler actions, which all run on the
+/// test's thread, or from a relay's observer, which the relay calls serially (each hand-off between
+/// threads goes through the relay's lock), and the test reads it only after a semaphore or
+/// `concurrentPerform` has ordered those calls before the read.
 private final class Slot<Value>: @unchecked Sendable {
   var value: Value
   init(_ value: Value) { self.value = value }
@@ -68,6 +73,34 @@ struct RelaysTests {
     }
     #expect(relay.value == 5)
     #expect(received.value == [5])
+  }
+
+  @Test(
+    "BehaviorRelay.update runs transform outside the lock; a value accepted meanwhile reruns it")
+  func behaviorRelayUpdateReentrant() {
+    let relay = BehaviorRelay(value: 0)
+    let received = Slot<[Int]>([])
+    _ = relay.subscribe(onNext: { received.value.append($0) })
+    let runs = Slot(0)
+    let result = Slot<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    // On another thread, so that a transform run under the relay's (non-recursive) lock shows up
+    // as a hang reported below instead of hanging the test run.
+    DispatchQueue.global().async {
+      result.value = relay.update { value in
+        runs.value += 1
+        // Touches the relay from inside `transform`: reads it, and on the first run changes it
+        // as a concurrent `accept` would.
+        if runs.value == 1 { relay.accept(relay.value + 10) }
+        value += 1
+      }
+      done.signal()
+    }
+    #expect(done.wait(timeout: .now() + .seconds(10)) == .success, "update deadlocked")
+    #expect(runs.value == 2)
+    #expect(result.value == 11)
+    #expect(relay.value == 11)
+    #expect(received.value == [0, 10, 11])
   }
 
   @Test("BehaviorRelay.update is an atomic read-modify-write across threads")
