@@ -46,4 +46,6 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   public func dispose() { core.dispose() }
 }
 
+// `@unchecked Sendable`: every mutable field lives in `core`, a `SubjectCore` whose state is
+// guarded by its lock; the superclass's fields are immutable.
 extension AsyncSubject: @unchecked Sendable where Element: Sendable {}

@@ -51,4 +51,6 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   public func dispose() { core.dispose() }
 }
 
+// `@unchecked Sendable`: every mutable field lives in `core`, a `SubjectCore` whose state is
+// guarded by its lock; the superclass's fields are immutable.
 extension BehaviorSubject: @unchecked Sendable where Element: Sendable {}

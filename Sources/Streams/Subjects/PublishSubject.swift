@@ -50,4 +50,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   public func dispose() { core.dispose() }
 }
 
+// `@unchecked Sendable`: every mutable field lives in `core`, a `SubjectCore` whose state is
+// guarded by its lock; the superclass's fields are immutable.
 extension PublishSubject: @unchecked Sendable where Element: Sendable {}

@@ -64,4 +64,6 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   public func dispose() { core.dispose() }
 }
 
+// `@unchecked Sendable`: every mutable field lives in `core`, a `SubjectCore` whose state is
+// guarded by its lock; the superclass's fields are immutable.
 extension ReplaySubject: @unchecked Sendable where Element: Sendable {}
