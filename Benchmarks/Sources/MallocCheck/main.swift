@@ -1,0 +1,59 @@
+import Foundation
+import MallocInterposerSwift
+import StreamsWorkloads
+
+// Counts mallocs per operation of each Streams workload and fails when one makes more than its
+// allowance (`Workloads.Entry.mallocsPerOperation`). Cheap enough for CI: no timing, a few
+// thousand operations per workload. Timings are never asserted.
+//
+//   swift run --package-path Benchmarks -c release malloc-check
+//
+// Per-operation counts are the difference between a long and a short run of the same workload,
+// so one-time costs (a first subscription, buffers growing to their final size) cancel out.
+
+let shortRun = 1_000
+let longRun = 11_000
+
+func mallocs(_ entry: Workloads.Entry, operations: Int) -> Int {
+  let workload = entry.streams()
+  workload.run(100)  // warm up: lazily made state, buffers at their steady size
+  MallocInterposerSwift.reset()
+  MallocInterposerSwift.hook()
+  workload.run(operations)
+  MallocInterposerSwift.unhook()
+  let count = MallocInterposerSwift.getStatistics().mallocCount
+  _ = workload.finish()
+  return count
+}
+
+/// Checks that the interposer is loaded: a fresh array buffer must be counted.
+func interposerCounts() -> Bool {
+  MallocInterposerSwift.reset()
+  MallocInterposerSwift.hook()
+  let array = [Int](repeating: 1, count: Int.random(in: 100...200))
+  MallocInterposerSwift.unhook()
+  withExtendedLifetime(array) {}
+  return MallocInterposerSwift.getStatistics().mallocCount > 0
+}
+
+guard interposerCounts() else {
+  print("malloc-check: the malloc interposer is not counting; cannot check")
+  exit(2)
+}
+
+var failures = 0
+print("workload                     mallocs/op  allowed")
+for entry in Workloads.all {
+  let short = mallocs(entry, operations: shortRun)
+  let long = mallocs(entry, operations: longRun)
+  let perOperation = Double(long - short) / Double(longRun - shortRun)
+  let ok = perOperation <= Double(entry.mallocsPerOperation) + 0.01
+  if !ok { failures += 1 }
+  let name = entry.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+  print("\(name) \(String(format: "%10.2f", perOperation))  \(entry.mallocsPerOperation)\(ok ? "" : "  FAIL")")
+}
+if failures > 0 {
+  print("malloc-check: \(failures) workload(s) allocate more than allowed")
+  exit(1)
+}
+print("malloc-check: ok")
