@@ -8,6 +8,9 @@ import StreamsWorkloads
 //
 //   swift run --package-path Benchmarks -c release malloc-check
 //
+// The `-c release` matters: allocations the optimizer removes in release builds are counted in
+// debug ones.
+//
 // Per-operation counts are the difference between a long and a short run of the same workload,
 // so one-time costs (a first subscription, buffers growing to their final size) cancel out.
 
@@ -34,6 +37,20 @@ func interposerCounts() -> Bool {
   MallocInterposerSwift.unhook()
   withExtendedLifetime(array) {}
   return MallocInterposerSwift.getStatistics().mallocCount > 0
+}
+
+// `malloc-check --run NAME COUNT` only runs COUNT operations of one workload: a driver for
+// profilers (`perf record -g`, `valgrind --tool=callgrind`).
+let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--run", let count = Int(arguments[3]) {
+  guard let entry = Workloads.all.first(where: { $0.name == arguments[2] }) else {
+    print("malloc-check: no workload named \(arguments[2])")
+    exit(2)
+  }
+  let workload = entry.streams()
+  workload.run(count)
+  print(workload.finish())
+  exit(0)
 }
 
 guard interposerCounts() else {
