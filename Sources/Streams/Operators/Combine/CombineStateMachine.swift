@@ -1,0 +1,249 @@
+/// How a combining operator pairs its sources' elements.
+enum CombineMode {
+  /// `combineLatest`: every element of any source emits the latest element of each source.
+  case latest
+  /// `zip`: the n-th elements of all sources are emitted together. With
+  /// `completesWhenOthersDone`, an element that cannot be paired because every other source
+  /// completed ends the sequence (RxSwift's `zip` over a collection; its fixed-arity `zip` waits
+  /// for every source to complete).
+  case zip(completesWhenOthersDone: Bool)
+}
+
+/// The state shared by `combineLatest` and `zip`, for any number of sources: one slot of values
+/// per source, which sources completed, and their subscriptions.
+///
+/// Emissions are snapshots of the values, queued in the outbox; the sink runs the result selector
+/// while delivering them, outside the lock, one at a time and in order.
+///
+/// RxSwift's completion rules, which Streams keeps:
+/// - `combineLatest` completes when every source completed, or when a source emits while every
+///   other source completed (one of them without any element, or the combination would have
+///   been emitted already).
+/// - `zip` completes when every source completed; over a collection also when a source emits an
+///   element that cannot be paired because every other source completed.
+/// - Either fails with the first error. A completed source's subscription is disposed at once.
+struct CombineStateMachine<Value> {
+  typealias Snapshot = ContiguousArray<Value>
+
+  var outbox = SerialOutbox<Snapshot>()
+  private let mode: CombineMode
+  private let count: Int
+  private var latest: [Value?]
+  private var queues: [SmallQueue<Value>]
+  /// Sources with a latest value (`latest`) or with a queued value (`zip`).
+  private var withValue = 0
+  private var done: [Bool]
+  private var doneCount = 0
+  private var subscriptions: [UpstreamDisposable]
+
+  init(count: Int, mode: CombineMode) {
+    self.mode = mode
+    self.count = count
+    switch mode {
+    case .latest:
+      latest = Array(repeating: nil, count: count)
+      queues = []
+    case .zip:
+      latest = []
+      queues = Array(repeating: SmallQueue(), count: count)
+    }
+    done = Array(repeating: false, count: count)
+    subscriptions = Array(repeating: .pending, count: count)
+  }
+
+  /// Completes a combination of no sources at once, as RxSwift does.
+  mutating func start() -> Event<Snapshot>? {
+    count == 0 ? outbox.send(.completed) : nil
+  }
+
+  /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
+  mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> (any Disposable)? {
+    if outbox.isClosed {
+      _ = subscriptions[index].release()
+      return disposable
+    }
+    return subscriptions[index].store(disposable)
+  }
+
+  /// Source `index` emitted `value`.
+  mutating func next(_ index: Int, _ value: Value) -> Event<Snapshot>? {
+    if outbox.isClosed { return nil }
+    switch mode {
+    case .latest:
+      if latest[index] == nil { withValue += 1 }
+      latest[index] = value
+      if withValue == count {
+        return outbox.send(.next(Snapshot(latest.lazy.map { $0! })))
+      }
+      return completeIfOthersDone(index)
+    case .zip(let completesWhenOthersDone):
+      queues[index].append(value)
+      if queues[index].count == 1 { withValue += 1 }
+      if withValue == count {
+        var values = Snapshot()
+        values.reserveCapacity(count)
+        withValue = 0
+        for slot in 0..<count {
+          values.append(queues[slot].popFirst()!)
+          if !queues[slot].isEmpty { withValue += 1 }
+        }
+        return outbox.send(.next(values))
+      }
+      return completesWhenOthersDone ? completeIfOthersDone(index) : nil
+    }
+  }
+
+  private mutating func completeIfOthersDone(_ index: Int) -> Event<Snapshot>? {
+    let othersDone = doneCount - (done[index] ? 1 : 0)
+    return othersDone == count - 1 ? outbox.send(.completed) : nil
+  }
+
+  /// Source `index` completed: returns its subscription to dispose and an event to deliver.
+  mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?) {
+    let disposable = subscriptions[index].release()
+    if outbox.isClosed || done[index] { return (disposable, nil) }
+    done[index] = true
+    doneCount += 1
+    return (disposable, doneCount == count ? outbox.send(.completed) : nil)
+  }
+
+  /// The subscription ends: returns every subscription to dispose.
+  mutating func dispose() -> [any Disposable] {
+    outbox.dispose()
+    latest = []
+    queues = []
+    var all: [any Disposable] = []
+    for index in subscriptions.indices {
+      if let disposable = subscriptions[index].release() { all.append(disposable) }
+    }
+    return all
+  }
+}
+
+/// Runs one subscription of `combineLatest` or `zip` over any number of sources.
+///
+/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
+final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+  typealias Payload = ContiguousArray<Value>
+  /// Subscribes one source, sending its events to the given observer.
+  typealias Subscriber = (AnyObserver<Value>) -> any Disposable
+
+  private let downstream: AnyObserver<Result>
+  private let resultSelector: (ContiguousArray<Value>) throws -> Result
+  private let state: Locked<CombineStateMachine<Value>>
+
+  private init(
+    downstream: AnyObserver<Result>, count: Int, mode: CombineMode,
+    resultSelector: @escaping (ContiguousArray<Value>) throws -> Result
+  ) {
+    self.downstream = downstream
+    self.resultSelector = resultSelector
+    self.state = Locked(CombineStateMachine(count: count, mode: mode))
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  /// An observable that combines the sources `subscribers` subscribe to.
+  static func observable(
+    kind: StaticString, mode: CombineMode, upstreams: [UInt64], subscribers: [Subscriber],
+    file: StaticString, line: UInt,
+    resultSelector: @escaping (ContiguousArray<Value>) throws -> Result
+  ) -> Observable<Result> {
+    Observable(kind: kind, upstreams: upstreams, file: file, line: line) { observer in
+      let sink = CombineSink(
+        downstream: observer, count: subscribers.count, mode: mode,
+        resultSelector: resultSelector)
+      sink.drain(sink.state.withLock { $0.start() })
+      for (index, subscribe) in subscribers.enumerated() {
+        let subscription = subscribe(AnyObserver { event in sink.on(index, event) })
+        sink.state.withLock { $0.subscribed(index, subscription) }?.dispose()
+      }
+      return sink
+    }
+  }
+
+  private func on(_ index: Int, _ event: Event<Value>) {
+    switch event {
+    case .next(let value):
+      drain(state.withLock { $0.next(index, value) })
+    case .error(let error):
+      drain(state.withLock { $0.outbox.send(.error(error)) })
+    case .completed:
+      let (disposable, event) = state.withLock { $0.completed(index) }
+      disposable?.dispose()
+      drain(event)
+    }
+  }
+
+  func deliver(_ event: Event<ContiguousArray<Value>>) -> Bool {
+    switch event {
+    case .next(let values):
+      let result: Result
+      do {
+        result = try resultSelector(values)
+      } catch {
+        state.withLock { $0.outbox.fail() }
+        downstream.on(.error(error))
+        return true
+      }
+      downstream.on(.next(result))
+      return false
+    case .error(let error):
+      downstream.on(.error(error))
+      return true
+    case .completed:
+      downstream.on(.completed)
+      return true
+    }
+  }
+
+  func nextPending() -> Event<ContiguousArray<Value>>? {
+    state.withLock { $0.outbox.next() }
+  }
+
+  func dispose() {
+    let subscriptions = state.withLock { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
+  }
+}
+
+/// Erased access to heterogeneous sources (the parameter packs of `combineLatest` and `zip`).
+enum PackSupport {
+  /// A source of any element type, its elements boxed as `Any`.
+  struct Erased {
+    /// Subscribes the source.
+    let subscribe: CombineSink<Any, Never>.Subscriber
+    /// The source's trace id.
+    let traceID: UInt64
+  }
+
+  /// Erases `source`'s element type.
+  static func erase<Source: ObservableType>(_ source: Source) -> Erased {
+    let observable = source.asObservable()
+    return Erased(
+      subscribe: { observer in
+        observable.subscribeAny(AnyObserver { event in observer.on(event.map { $0 as Any }) })
+      }, traceID: observable.traceID)
+  }
+}
+
+/// Reads boxed values back in order with their static types.
+struct PackReader {
+  private let values: ContiguousArray<Any>
+  private var index = 0
+
+  init(_ values: ContiguousArray<Any>) {
+    self.values = values
+  }
+
+  /// The next value, which the combining operator stored from a source of element type `type`.
+  mutating func take<Value>(_ type: Value.Type) -> Value {
+    defer { index += 1 }
+    guard let value = values[index] as? Value else {
+      preconditionFailure("Streams internal error: combined value \(index) has the wrong type")
+    }
+    return value
+  }
+}

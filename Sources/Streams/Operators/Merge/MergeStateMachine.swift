@@ -1,0 +1,272 @@
+/// How many inner sequences a merging operator runs at once.
+@usableFromInline
+enum MergeLimit: Sendable {
+  /// Every inner sequence at once (`flatMap`, `merge()`).
+  case unbounded
+  /// At most `n`; the others wait in arrival order (`merge(maxConcurrent:)`, `concatMap`,
+  /// `concat()`).
+  case queue(Int)
+  /// One at a time; elements that arrive while one runs are dropped (`flatMapFirst`).
+  case dropWhileBusy
+}
+
+/// The state of a merging operator: an outer sequence whose elements become inner sequences,
+/// all of whose elements go to one observer.
+///
+/// Every transition runs under the sink's lock and returns what to do next; the sink subscribes,
+/// disposes and delivers after releasing the lock.
+///
+/// Inner subscriptions are started by one thread at a time through a small trampoline
+/// (`starting`): when an inner sequence completes synchronously inside its own `subscribe` and a
+/// queued one must start, the thread already in the start loop picks it up instead of recursing,
+/// so `concat()` over many synchronous sources does not grow the stack.
+struct MergeStateMachine<Element> {
+  /// What a completed inner subscription leaves to do.
+  struct InnerCompletion {
+    /// The finished inner subscription, to dispose.
+    var dispose: (any Disposable)?
+    /// The caller must run the start loop.
+    var startLoop = false
+    /// An event the caller must deliver.
+    var deliver: Event<Element>?
+  }
+
+  var outbox = SerialOutbox<Element>()
+  private let limit: MergeLimit
+  private var outer = UpstreamDisposable.pending
+  private var outerStopped = false
+  private var inners: [Int: UpstreamDisposable] = [:]
+  private var nextID = 0
+  /// Inner sequences subscribed, being subscribed, or reserved (`flatMapFirst`).
+  private var active = 0
+  /// Inner sequences waiting for a free slot (`MergeLimit.queue`).
+  private var waiting = SmallQueue<Observable<Element>>()
+  /// Inner sequences to subscribe, in order, by the thread that owns the start loop.
+  private var starting = SmallQueue<(id: Int, source: Observable<Element>)>()
+  private var isStarting = false
+
+  init(limit: MergeLimit) {
+    self.limit = limit
+  }
+
+  /// Before the selector runs for an outer element: `false` if the element is to be ignored.
+  mutating func admit() -> Bool {
+    if outbox.isClosed { return false }
+    if case .dropWhileBusy = limit {
+      if active > 0 { return false }
+      active += 1
+    }
+    return true
+  }
+
+  /// An inner sequence is ready; returns `true` when the caller must run the start loop.
+  mutating func innerArrived(_ source: Observable<Element>) -> Bool {
+    if outbox.isClosed { return false }
+    switch limit {
+    case .unbounded:
+      active += 1
+    case .dropWhileBusy:
+      break  // reserved by `admit()`
+    case .queue(let maxConcurrent):
+      if active >= maxConcurrent {
+        waiting.append(source)
+        return false
+      }
+      active += 1
+    }
+    return schedule(source)
+  }
+
+  private mutating func schedule(_ source: Observable<Element>) -> Bool {
+    let id = nextID
+    nextID += 1
+    inners[id] = .pending
+    starting.append((id, source))
+    if isStarting { return false }
+    isStarting = true
+    return true
+  }
+
+  /// The next inner sequence the start loop subscribes, or `nil` after releasing the loop.
+  mutating func nextToStart() -> (id: Int, source: Observable<Element>)? {
+    if !outbox.isClosed, let next = starting.popFirst() { return next }
+    starting.removeAll()
+    isStarting = false
+    return nil
+  }
+
+  /// The outer subscription returned; returns it back if it must be disposed at once.
+  mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
+    outer.store(disposable)
+  }
+
+  /// An inner subscription returned; returns it back if it must be disposed at once.
+  mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> (any Disposable)? {
+    guard var slot = inners[id] else { return disposable }
+    let disposeNow = slot.store(disposable)
+    inners[id] = slot
+    return disposeNow
+  }
+
+  /// An inner sequence completed.
+  mutating func innerCompleted(_ id: Int) -> InnerCompletion {
+    guard var slot = inners.removeValue(forKey: id) else { return InnerCompletion() }
+    var result = InnerCompletion(dispose: slot.release())
+    if outbox.isClosed { return result }
+    if let next = waiting.popFirst() {
+      result.startLoop = schedule(next)
+    } else {
+      active -= 1
+    }
+    result.deliver = completeIfDone()
+    return result
+  }
+
+  /// The outer sequence completed: returns the outer subscription to dispose and an event to
+  /// deliver.
+  mutating func outerCompleted() -> (dispose: (any Disposable)?, deliver: Event<Element>?) {
+    outerStopped = true
+    let disposable = outer.release()
+    return (disposable, completeIfDone())
+  }
+
+  /// A static merge: there is no outer sequence, only the inner ones.
+  mutating func withoutOuter() {
+    outerStopped = true
+    _ = outer.release()
+  }
+
+  /// Completes when the outer sequence and every inner sequence completed.
+  mutating func completeIfDone() -> Event<Element>? {
+    guard outerStopped, active == 0, waiting.isEmpty else { return nil }
+    return outbox.send(.completed)
+  }
+
+  /// The subscription ends: returns every subscription to dispose, outer first, then the inner
+  /// ones in subscription order.
+  mutating func dispose() -> [any Disposable] {
+    outbox.dispose()
+    var all: [any Disposable] = []
+    if let disposable = outer.release() { all.append(disposable) }
+    for id in inners.keys.sorted() {
+      if let disposable = inners[id]?.release() { all.append(disposable) }
+    }
+    inners = [:]
+    waiting.removeAll()
+    return all
+  }
+}
+
+/// Runs one subscription of a merging operator (`flatMap`, `flatMapFirst`, `concatMap`,
+/// `merge`, `concat()`).
+///
+/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `downstream` and `selector` are immutable and only called by the thread that holds the outbox's
+/// delivery claim (downstream) or by the outer sequence's serial `on` (selector).
+@usableFromInline
+final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+  typealias Payload = Element
+
+  private let downstream: AnyObserver<Element>
+  private let selector: (Source) throws -> Observable<Element>
+  private let state: Locked<MergeStateMachine<Element>>
+
+  private init(
+    downstream: AnyObserver<Element>, limit: MergeLimit,
+    selector: @escaping (Source) throws -> Observable<Element>
+  ) {
+    self.downstream = downstream
+    self.selector = selector
+    self.state = Locked(MergeStateMachine(limit: limit))
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  /// Subscribes to `source`, mapping each element to an inner sequence with `selector`.
+  @usableFromInline
+  static func subscribe(
+    _ source: Observable<Source>, limit: MergeLimit, observer: AnyObserver<Element>,
+    selector: @escaping (Source) throws -> Observable<Element>
+  ) -> any Disposable {
+    let sink = MergeSink(downstream: observer, limit: limit, selector: selector)
+    let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
+    sink.state.withLock { $0.outerSubscribed(subscription) }?.dispose()
+    return sink
+  }
+
+  private func outerOn(_ event: Event<Source>) {
+    switch event {
+    case .next(let element):
+      guard state.withLock({ $0.admit() }) else { return }
+      let inner: Observable<Element>
+      do {
+        inner = try selector(element)
+      } catch {
+        drain(state.withLock { $0.outbox.send(.error(error)) })
+        return
+      }
+      if state.withLock({ $0.innerArrived(inner) }) { startLoop() }
+    case .error(let error):
+      drain(state.withLock { $0.outbox.send(.error(error)) })
+    case .completed:
+      let (disposable, event) = state.withLock { $0.outerCompleted() }
+      disposable?.dispose()
+      drain(event)
+    }
+  }
+
+  private func startLoop() {
+    while let next = state.withLock({ $0.nextToStart() }) {
+      let id = next.id
+      let subscription = next.source.subscribeAny(
+        AnyObserver { [self] event in innerOn(id, event) })
+      state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
+    }
+  }
+
+  private func innerOn(_ id: Int, _ event: Event<Element>) {
+    switch event {
+    case .next, .error:
+      drain(state.withLock { $0.outbox.send(event) })
+    case .completed:
+      let completion = state.withLock { $0.innerCompleted(id) }
+      completion.dispose?.dispose()
+      if completion.startLoop { startLoop() }
+      drain(completion.deliver)
+    }
+  }
+
+  func deliver(_ event: Event<Element>) -> Bool {
+    downstream.on(event)
+    return event.isStopEvent
+  }
+
+  func nextPending() -> Event<Element>? {
+    state.withLock { $0.outbox.next() }
+  }
+
+  @usableFromInline
+  func dispose() {
+    let subscriptions = state.withLock { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
+  }
+}
+
+extension MergeSink where Source == Observable<Element> {
+  /// Subscribes to every source at once (static `merge`).
+  static func subscribe(all sources: [Observable<Element>], observer: AnyObserver<Element>)
+    -> any Disposable
+  {
+    let sink = MergeSink(downstream: observer, limit: .unbounded, selector: { $0 })
+    let mustStart = sink.state.withLock { state -> Bool in
+      state.withoutOuter()
+      var mustStart = false
+      for source in sources where state.innerArrived(source) { mustStart = true }
+      return mustStart
+    }
+    if mustStart { sink.startLoop() }
+    sink.drain(sink.state.withLock { $0.completeIfDone() })
+    return sink
+  }
+}

@@ -1,0 +1,149 @@
+/// The state of `switchLatest` / `flatMapLatest`: an outer sequence of inner sequences, of which
+/// only the latest is subscribed.
+///
+/// Inner sequences are numbered; events of an inner sequence that is no longer the latest are
+/// dropped, which covers one that emits on another thread while it is being replaced.
+struct SwitchStateMachine<Element> {
+  var outbox = SerialOutbox<Element>()
+  private var outer = UpstreamDisposable.pending
+  private var outerStopped = false
+  private var latest = 0
+  private var hasLatest = false
+  private var inner = UpstreamDisposable.released
+
+  /// A new inner sequence replaces the latest one: returns its number and the subscription to
+  /// dispose before subscribing to it, or `nil` if the sequence already ended.
+  mutating func innerArrived() -> (id: Int, replaced: (any Disposable)?)? {
+    if outbox.isClosed { return nil }
+    latest &+= 1
+    hasLatest = true
+    let replaced = inner.release()
+    inner = .pending
+    return (latest, replaced)
+  }
+
+  /// The outer subscription returned; returns it back if it must be disposed at once.
+  mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
+    outer.store(disposable)
+  }
+
+  /// Inner subscription `id` returned; returns it back if it must be disposed at once.
+  mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> (any Disposable)? {
+    if id != latest || outbox.isClosed { return disposable }
+    return inner.store(disposable)
+  }
+
+  /// An element or error of inner sequence `id`.
+  mutating func innerEvent(_ id: Int, _ event: Event<Element>) -> Event<Element>? {
+    guard id == latest else { return nil }
+    return outbox.send(event)
+  }
+
+  /// Inner sequence `id` completed: returns its subscription to dispose and an event to deliver.
+  mutating func innerCompleted(_ id: Int) -> (dispose: (any Disposable)?, deliver: Event<Element>?)
+  {
+    guard id == latest, hasLatest else { return (nil, nil) }
+    hasLatest = false
+    let disposable = inner.release()
+    return (disposable, outerStopped ? outbox.send(.completed) : nil)
+  }
+
+  /// The outer sequence completed: returns its subscription to dispose and an event to deliver.
+  mutating func outerCompleted() -> (dispose: (any Disposable)?, deliver: Event<Element>?) {
+    outerStopped = true
+    let disposable = outer.release()
+    return (disposable, hasLatest ? nil : outbox.send(.completed))
+  }
+
+  /// The subscription ends: returns the subscriptions to dispose.
+  mutating func dispose() -> [any Disposable] {
+    outbox.dispose()
+    return [outer.release(), inner.release()].compactMap { $0 }
+  }
+}
+
+/// Runs one subscription of `switchLatest` / `flatMapLatest`.
+///
+/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `downstream` is only called by the holder of the outbox's delivery claim and `selector` only
+/// from the outer sequence's serial `on`.
+@usableFromInline
+final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+  typealias Payload = Element
+
+  private let downstream: AnyObserver<Element>
+  private let selector: (Source) throws -> Observable<Element>
+  private let state = Locked(SwitchStateMachine<Element>())
+
+  private init(
+    downstream: AnyObserver<Element>, selector: @escaping (Source) throws -> Observable<Element>
+  ) {
+    self.downstream = downstream
+    self.selector = selector
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  /// Subscribes to `source`, switching to `selector(element)` for each element.
+  @usableFromInline
+  static func subscribe(
+    _ source: Observable<Source>, observer: AnyObserver<Element>,
+    selector: @escaping (Source) throws -> Observable<Element>
+  ) -> any Disposable {
+    let sink = SwitchSink(downstream: observer, selector: selector)
+    let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
+    sink.state.withLock { $0.outerSubscribed(subscription) }?.dispose()
+    return sink
+  }
+
+  private func outerOn(_ event: Event<Source>) {
+    switch event {
+    case .next(let element):
+      if state.withLock({ $0.outbox.isClosed }) { return }
+      let next: Observable<Element>
+      do {
+        next = try selector(element)
+      } catch {
+        drain(state.withLock { $0.outbox.send(.error(error)) })
+        return
+      }
+      guard let (id, replaced) = state.withLock({ $0.innerArrived() }) else { return }
+      replaced?.dispose()
+      let subscription = next.subscribeAny(AnyObserver { [self] event in innerOn(id, event) })
+      state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
+    case .error(let error):
+      drain(state.withLock { $0.outbox.send(.error(error)) })
+    case .completed:
+      let (disposable, event) = state.withLock { $0.outerCompleted() }
+      disposable?.dispose()
+      drain(event)
+    }
+  }
+
+  private func innerOn(_ id: Int, _ event: Event<Element>) {
+    switch event {
+    case .next, .error:
+      drain(state.withLock { $0.innerEvent(id, event) })
+    case .completed:
+      let (disposable, event) = state.withLock { $0.innerCompleted(id) }
+      disposable?.dispose()
+      drain(event)
+    }
+  }
+
+  func deliver(_ event: Event<Element>) -> Bool {
+    downstream.on(event)
+    return event.isStopEvent
+  }
+
+  func nextPending() -> Event<Element>? {
+    state.withLock { $0.outbox.next() }
+  }
+
+  @usableFromInline
+  func dispose() {
+    let subscriptions = state.withLock { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
+  }
+}

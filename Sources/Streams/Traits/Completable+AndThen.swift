@@ -1,0 +1,62 @@
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
+  /// Continues with the ``Single`` `second` once this `Completable` completes.
+  ///
+  /// ```swift
+  /// let user = login.andThen(api.currentUser())
+  /// // login: --|   currentUser: -(u|)   result: ---(u|)
+  /// ```
+  ///
+  /// Fails if this `Completable` fails (`second` is then never subscribed) or `second` fails.
+  /// This subscription is disposed before `second` is subscribed; disposal disposes whichever
+  /// runs.
+  public func andThen<Result>(
+    _ second: Single<Result>, file: StaticString = #fileID, line: UInt = #line
+  ) -> Single<Result> {
+    Single(
+      raw: TraitFlatMap.andThen(primitiveSequence.source, second.source, file: file, line: line))
+  }
+
+  /// Continues with the ``Maybe`` `second` once this `Completable` completes.
+  ///
+  /// ```swift
+  /// let cached = warmUp.andThen(cache.lookup("key"))
+  /// ```
+  ///
+  /// Completes, succeeds and fails as described for ``andThen(_:file:line:)-(Single<Result>)``.
+  public func andThen<Result>(
+    _ second: Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
+  ) -> Maybe<Result> {
+    Maybe(
+      raw: TraitFlatMap.andThen(primitiveSequence.source, second.source, file: file, line: line))
+  }
+
+  /// Continues with the `Completable` `second` once this one completes.
+  ///
+  /// ```swift
+  /// let setup = migrate.andThen(seed)
+  /// // migrate: --|   seed: --|   result: ----|
+  /// ```
+  ///
+  /// Completes when `second` does; fails when either fails.
+  public func andThen(
+    _ second: Completable, file: StaticString = #fileID, line: UInt = #line
+  ) -> Completable {
+    Completable(
+      raw: TraitFlatMap.andThen(primitiveSequence.source, second.source, file: file, line: line))
+  }
+
+  /// Continues with the ``Observable`` `second` once this `Completable` completes.
+  ///
+  /// ```swift
+  /// let messages = connect.andThen(socket.messages)
+  /// // connect: --|   messages: -a-b-|   result: ---a-b-|
+  /// ```
+  ///
+  /// Emits, completes and fails as `second` does, after this `Completable` has completed; fails
+  /// if this `Completable` fails.
+  public func andThen<Result>(
+    _ second: Observable<Result>, file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Result> {
+    TraitFlatMap.andThen(primitiveSequence.source, second, file: file, line: line)
+  }
+}

@@ -1,0 +1,109 @@
+extension InfallibleType {
+  /// Sends every element and the completion to `observers`.
+  ///
+  /// ```swift
+  /// let subject = PublishSubject<Int>()
+  /// _ = Infallible.just(1).bind(to: subject)
+  /// ```
+  ///
+  /// Disposal ends the binding.
+  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  where Observer.Element == Element {
+    asObservable().subscribe { event in
+      for observer in observers { observer.on(event) }
+    }
+  }
+
+  /// Sends every element, as an optional, and the completion to `observers`.
+  ///
+  /// ```swift
+  /// let subject = PublishSubject<Int?>()
+  /// _ = Infallible.just(1).bind(to: subject)
+  /// ```
+  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  where Observer.Element == Element? {
+    asObservable().subscribe { event in
+      let optional = event.map { Optional($0) }
+      for observer in observers { observer.on(optional) }
+    }
+  }
+
+  /// Passes `self` to `binder` and returns its result.
+  ///
+  /// ```swift
+  /// let disposable = titles.bind(to: { $0.subscribe(onNext: { print($0) }) })
+  /// ```
+  public func bind<Result>(to binder: (Self) -> Result) -> Result {
+    binder(self)
+  }
+
+  /// Subscribes `onNext` to the elements.
+  ///
+  /// ```swift
+  /// _ = Infallible.of(1, 2).bind(onNext: { print($0) })
+  /// // Prints "1", "2"
+  /// ```
+  public func bind(onNext: @escaping (Element) -> Void) -> any Disposable {
+    subscribe(onNext: onNext)
+  }
+
+  /// Forwards every element to `relays`; completion is ignored, as a relay never ends.
+  ///
+  /// ```swift
+  /// let relay = PublishRelay<Int>()
+  /// _ = Infallible.just(1).bind(to: relay)
+  /// ```
+  public func bind(to relays: PublishRelay<Element>...) -> any Disposable {
+    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  }
+
+  /// Forwards every element to `relays`; completion is ignored.
+  ///
+  /// ```swift
+  /// let relay = BehaviorRelay(value: 0)
+  /// _ = Infallible.just(1).bind(to: relay)
+  /// ```
+  public func bind(to relays: BehaviorRelay<Element>...) -> any Disposable {
+    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  }
+
+  /// Forwards every element to `relays`; completion is ignored.
+  ///
+  /// ```swift
+  /// let relay = ReplayRelay<Int>.create(bufferSize: 1)
+  /// _ = Infallible.just(1).bind(to: relay)
+  /// ```
+  public func bind(to relays: ReplayRelay<Element>...) -> any Disposable {
+    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  }
+
+  /// Forwards every element, as an optional, to `relays`; completion is ignored.
+  ///
+  /// ```swift
+  /// let relay = PublishRelay<Int?>()
+  /// _ = Infallible.just(1).bind(to: relay)
+  /// ```
+  public func bind(to relays: PublishRelay<Element?>...) -> any Disposable {
+    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  }
+
+  /// Forwards every element, as an optional, to `relays`; completion is ignored.
+  ///
+  /// ```swift
+  /// let relay = BehaviorRelay<Int?>(value: nil)
+  /// _ = Infallible.just(1).bind(to: relay)
+  /// ```
+  public func bind(to relays: BehaviorRelay<Element?>...) -> any Disposable {
+    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  }
+
+  /// Forwards every element, as an optional, to `relays`; completion is ignored.
+  ///
+  /// ```swift
+  /// let relay = ReplayRelay<Int?>.create(bufferSize: 1)
+  /// _ = Infallible.just(1).bind(to: relay)
+  /// ```
+  public func bind(to relays: ReplayRelay<Element?>...) -> any Disposable {
+    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  }
+}

@@ -1,0 +1,239 @@
+extension Infallible {
+  /// An `Infallible` that emits `element` and completes.
+  ///
+  /// ```swift
+  /// _ = Infallible.just(1).subscribe(onNext: { print($0) })
+  /// // Prints "1"
+  /// ```
+  public static func just(
+    _ element: Element, file: StaticString = #fileID, line: UInt = #line
+  ) -> Infallible<Element> {
+    Infallible(TraitSources.just(element, file: file, line: line))
+  }
+
+  /// An `Infallible` that completes at once.
+  ///
+  /// ```swift
+  /// _ = Infallible<Int>.empty().subscribe(onCompleted: { print("done") })
+  /// // Prints "done"
+  /// ```
+  public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
+  {
+    Infallible(TraitSources.empty(file: file, line: line))
+  }
+
+  /// An `Infallible` that never emits nor completes.
+  ///
+  /// ```swift
+  /// let idle = Infallible<Int>.never()  // ------
+  /// ```
+  public static func never(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
+  {
+    Infallible(TraitSources.never(file: file, line: line))
+  }
+
+  /// An `Infallible` that emits `elements` in order, then completes.
+  ///
+  /// ```swift
+  /// _ = Infallible.of(1, 2, 3).subscribe(onNext: { print($0) })
+  /// // Prints "1", "2", "3"
+  /// ```
+  ///
+  /// Emits synchronously during `subscribe`.
+  public static func of(
+    _ elements: Element..., file: StaticString = #fileID, line: UInt = #line
+  ) -> Infallible<Element> {
+    from(elements, file: file, line: line)
+  }
+
+  /// An `Infallible` that emits the elements of `array` in order, then completes.
+  ///
+  /// ```swift
+  /// _ = Infallible.from([1, 2]).subscribe(onNext: { print($0) })
+  /// // Prints "1", "2"
+  /// ```
+  ///
+  /// Emits synchronously during `subscribe`.
+  public static func from(
+    _ array: [Element], file: StaticString = #fileID, line: UInt = #line
+  ) -> Infallible<Element> {
+    from(sequence: array, file: file, line: line)
+  }
+
+  /// An `Infallible` that emits the elements of `sequence` in order, then completes.
+  ///
+  /// ```swift
+  /// _ = Infallible.from(1...3).subscribe(onNext: { print($0) })
+  /// // Prints "1", "2", "3"
+  /// ```
+  ///
+  /// Iterates `sequence` again for every subscription, synchronously during `subscribe`.
+  public static func from<S: Sequence>(
+    _ sequence: S, file: StaticString = #fileID, line: UInt = #line
+  ) -> Infallible<Element> where S.Element == Element {
+    from(sequence: sequence, file: file, line: line)
+  }
+
+  private static func from<S: Sequence>(
+    sequence: S, file: StaticString, line: UInt
+  ) -> Infallible<Element> where S.Element == Element {
+    Infallible(
+      Observable(kind: "from", upstreams: [], file: file, line: line) { observer in
+        let sink = GuardedSink(observer)
+        for element in sequence {
+          guard sink.isActive else { return sink }
+          sink.on(.next(element))
+        }
+        sink.on(.completed)
+        return sink
+      })
+  }
+
+  /// Calls `factory` for every subscription and subscribes to the `Infallible` it returns.
+  ///
+  /// ```swift
+  /// let now = Infallible<Int>.deferred { .just(clock.now) }
+  /// ```
+  public static func deferred(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ factory: @escaping () -> Infallible<Element>
+  ) -> Infallible<Element> {
+    Infallible(TraitSources.deferred(file: file, line: line) { factory().source })
+  }
+}
+
+extension InfallibleType {
+  /// Transforms each element with `transform`.
+  ///
+  /// ```swift
+  /// _ = Infallible.of(1, 2).map { $0 * 10 }.subscribe(onNext: { print($0) })
+  /// // Prints "10", "20"
+  /// ```
+  ///
+  /// Completes when the source does. Disposal disposes the source.
+  public func map<Result>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ transform: @escaping (Element) -> Result
+  ) -> Infallible<Result> {
+    Infallible<Result>(asObservable().map(transform, file: file, line: line))
+  }
+
+  /// Emits only the elements that satisfy `predicate`.
+  ///
+  /// ```swift
+  /// _ = Infallible.of(1, 2, 3).filter { $0 != 2 }.subscribe(onNext: { print($0) })
+  /// // Prints "1", "3"
+  /// ```
+  ///
+  /// Completes when the source does. Disposal disposes the source.
+  public func filter(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ predicate: @escaping (Element) -> Bool
+  ) -> Infallible<Element> {
+    Infallible(asObservable().filter(predicate, file: file, line: line))
+  }
+
+  /// Transforms each element and drops the `nil` results.
+  ///
+  /// ```swift
+  /// _ = Infallible.of("1", "x", "3").compactMap { Int($0) }.subscribe(onNext: { print($0) })
+  /// // Prints "1", "3"
+  /// ```
+  ///
+  /// Completes when the source does. Disposal disposes the source.
+  public func compactMap<Result>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ transform: @escaping (Element) -> Result?
+  ) -> Infallible<Result> {
+    Infallible<Result>(TraitTransform.compactMap(asObservable(), file: file, line: line, transform))
+  }
+
+  /// Subscribes to the `Infallible` `selector` returns for each element and merges them.
+  ///
+  /// ```swift
+  /// let details = ids.flatMap { id in loadDetails(id) }
+  /// // ids: -a--b|   loadDetails: -x|   details: --x--x|
+  /// ```
+  ///
+  /// Completes when the source and every inner sequence have completed. Disposal disposes all.
+  public func flatMap<Source: InfallibleType>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ selector: @escaping (Element) -> Source
+  ) -> Infallible<Source.Element> {
+    Infallible<Source.Element>(
+      TraitFlatten.merge(asObservable(), file: file, line: line) { selector($0).asObservable() })
+  }
+
+  /// Subscribes to the `Infallible` `selector` returns for each element, disposing the previous
+  /// one, and forwards only the latest.
+  ///
+  /// ```swift
+  /// let results = queries.flatMapLatest { query in search(query) }
+  /// // queries: -a--b|   search(a): ---x|   search(b): -y|   results: -----y|
+  /// ```
+  ///
+  /// Completes when the source and the latest inner sequence have completed. Disposal disposes
+  /// both.
+  public func flatMapLatest<Source: InfallibleType>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ selector: @escaping (Element) -> Source
+  ) -> Infallible<Source.Element> {
+    Infallible<Source.Element>(
+      TraitFlatten.switchLatest(asObservable(), file: file, line: line) {
+        selector($0).asObservable()
+      })
+  }
+
+  /// Drops elements equal, according to `comparer`, to the previous element emitted.
+  ///
+  /// ```swift
+  /// _ = Infallible.of(1, 1, 2).distinctUntilChanged { $0 == $1 }.subscribe(onNext: { print($0) })
+  /// // Prints "1", "2"
+  /// ```
+  ///
+  /// Completes when the source does. Disposal disposes the source.
+  public func distinctUntilChanged(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ comparer: @escaping (Element, Element) -> Bool
+  ) -> Infallible<Element> {
+    Infallible(
+      TraitTransform.distinctUntilChanged(
+        asObservable(), file: file, line: line, keySelector: { $0 }, isEqual: comparer))
+  }
+
+  /// Drops elements whose key equals the key of the previous element emitted.
+  ///
+  /// ```swift
+  /// _ = Infallible.of("a", "A", "b").distinctUntilChanged { $0.lowercased() }
+  ///   .subscribe(onNext: { print($0) })
+  /// // Prints "a", "b"
+  /// ```
+  ///
+  /// Completes when the source does. Disposal disposes the source.
+  public func distinctUntilChanged<Key: Equatable>(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ keySelector: @escaping (Element) -> Key
+  ) -> Infallible<Element> {
+    Infallible(
+      TraitTransform.distinctUntilChanged(
+        asObservable(), file: file, line: line, keySelector: keySelector, isEqual: ==))
+  }
+}
+
+extension InfallibleType where Element: Equatable {
+  /// Drops elements equal to the previous element emitted.
+  ///
+  /// ```swift
+  /// _ = Infallible.of(1, 1, 2, 1).distinctUntilChanged().subscribe(onNext: { print($0) })
+  /// // Prints "1", "2", "1"
+  /// ```
+  ///
+  /// Completes when the source does. Disposal disposes the source.
+  public func distinctUntilChanged(
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Infallible<Element> {
+    Infallible(
+      TraitTransform.distinctUntilChanged(
+        asObservable(), file: file, line: line, keySelector: { $0 }, isEqual: ==))
+  }
+}

@@ -1,0 +1,172 @@
+extension PrimitiveSequenceType where Trait == SingleTrait {
+  /// Succeeds with `resultSelector` applied to the elements of all the `Single`s, which are
+  /// subscribed at once.
+  ///
+  /// ```swift
+  /// let page = Single.zip(api.user(), api.posts()) { user, posts in Page(user, posts) }
+  /// // user: --(u|)   posts: ----(p|)   result: ----(Page|)
+  /// ```
+  ///
+  /// Takes two or more sources. Succeeds when the last one succeeds; fails with the first
+  /// failure (disposing the others) or when `resultSelector` throws. Each source's subscription is
+  /// disposed when it terminates; disposal disposes all.
+  public static func zip<E1, E2, each E>(
+    _ source1: Single<E1>, _ source2: Single<E2>, _ sources: repeat Single<each E>,
+    file: StaticString = #fileID, line: UInt = #line,
+    resultSelector: @escaping (E1, E2, repeat each E) throws -> Element
+  ) -> Single<Element> {
+    Single(
+      raw: ZipArity.zip(
+        source1.source, source2.source, repeat (each sources).source, file: file, line: line,
+        resultSelector: resultSelector))
+  }
+
+  /// Succeeds with an array of the elements of the `Single`s in `collection`, which are
+  /// subscribed at once.
+  ///
+  /// ```swift
+  /// let avatars = Single.zip(users.map { api.avatar(for: $0) })
+  /// ```
+  ///
+  /// Succeeds when the last one succeeds, at once with `[]` for an empty collection; fails with
+  /// the first failure, disposing the others. Disposal disposes all.
+  public static func zip<C: Collection>(
+    _ collection: C, file: StaticString = #fileID, line: UInt = #line
+  ) -> Single<[Element]> where C.Element == Single<Element> {
+    Single<[Element]>(raw: ZipArity.zip(collection.map(\.source), file: file, line: line) { $0 })
+  }
+
+  /// Succeeds with `resultSelector` applied to the array of elements of the `Single`s in
+  /// `collection`; see ``zip(_:file:line:)``.
+  ///
+  /// ```swift
+  /// let total = Single.zip(prices, resultSelector: { $0.reduce(0, +) })
+  /// ```
+  ///
+  /// A throw from `resultSelector` fails the result.
+  public static func zip<C: Collection, Result>(
+    _ collection: C, file: StaticString = #fileID, line: UInt = #line,
+    resultSelector: @escaping ([Element]) throws -> Result
+  ) -> Single<Result> where C.Element == Single<Element> {
+    Single<Result>(
+      raw: ZipArity.zip(
+        collection.map(\.source), file: file, line: line, resultSelector: resultSelector))
+  }
+}
+
+extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
+  /// Succeeds with a tuple of the elements of all the `Single`s, which are subscribed at once.
+  ///
+  /// ```swift
+  /// _ = Single.zip(Single.just(1), Single.just("a")).subscribe(onSuccess: { print($0) })
+  /// // Prints "(1, "a")"
+  /// ```
+  ///
+  /// Takes two or more sources; completes, fails and disposes as
+  /// ``zip(_:_:_:file:line:resultSelector:)``.
+  public static func zip<E1, E2, each E>(
+    _ source1: Single<E1>, _ source2: Single<E2>, _ sources: repeat Single<each E>,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Single<(E1, E2, repeat each E)> {
+    Single(
+      raw: ZipArity.zip(
+        source1.source, source2.source, repeat (each sources).source, file: file, line: line
+      ) { (first: E1, second: E2, rest: repeat each E) in (first, second, repeat each rest) })
+  }
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait {
+  /// Succeeds with `resultSelector` applied to the elements of all the `Maybe`s, which are
+  /// subscribed at once.
+  ///
+  /// ```swift
+  /// let pair = Maybe.zip(cachedUser, cachedAvatar) { user, avatar in (user, avatar) }
+  /// ```
+  ///
+  /// Takes two or more sources. Succeeds when every source has succeeded; completes empty as soon
+  /// as one completes empty; fails with the first failure or when `resultSelector` throws.
+  /// Disposal disposes all.
+  public static func zip<E1, E2, each E>(
+    _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ sources: repeat Maybe<each E>,
+    file: StaticString = #fileID, line: UInt = #line,
+    resultSelector: @escaping (E1, E2, repeat each E) throws -> Element
+  ) -> Maybe<Element> {
+    Maybe(
+      raw: ZipArity.zip(
+        source1.source, source2.source, repeat (each sources).source, file: file, line: line,
+        resultSelector: resultSelector))
+  }
+
+  /// Succeeds with an array of the elements of the `Maybe`s in `collection`; completes empty as
+  /// soon as one completes empty.
+  ///
+  /// ```swift
+  /// let all = Maybe.zip(keys.map { cache.lookup($0) })
+  /// ```
+  public static func zip<C: Collection>(
+    _ collection: C, file: StaticString = #fileID, line: UInt = #line
+  ) -> Maybe<[Element]> where C.Element == Maybe<Element> {
+    Maybe<[Element]>(raw: ZipArity.zip(collection.map(\.source), file: file, line: line) { $0 })
+  }
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
+  /// Succeeds with a tuple of the elements of all the `Maybe`s; completes empty as soon as one
+  /// completes empty.
+  ///
+  /// ```swift
+  /// let pair = Maybe.zip(Maybe.just(1), Maybe.just("a"))  // ((1, "a")|)
+  /// ```
+  public static func zip<E1, E2, each E>(
+    _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ sources: repeat Maybe<each E>,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Maybe<(E1, E2, repeat each E)> {
+    Maybe(
+      raw: ZipArity.zip(
+        source1.source, source2.source, repeat (each sources).source, file: file, line: line
+      ) { (first: E1, second: E2, rest: repeat each E) in (first, second, repeat each rest) })
+  }
+}
+
+/// Typed front ends of ``TraitZip``.
+private enum ZipArity {
+  static func zip<E1, E2, each E, Result>(
+    _ source1: Observable<E1>, _ source2: Observable<E2>, _ sources: repeat Observable<each E>,
+    file: StaticString, line: UInt,
+    resultSelector: @escaping (E1, E2, repeat each E) throws -> Result
+  ) -> Observable<Result> {
+    var subscribers = [TraitZip.erase(source1), TraitZip.erase(source2)]
+    var upstreams = [source1.traceID, source2.traceID]
+    for source in repeat each sources {
+      subscribers.append(TraitZip.erase(source))
+      upstreams.append(source.traceID)
+    }
+    return TraitZip.zip(subscribers, upstreams: upstreams, file: file, line: line) { values in
+      let cursor = ZipCursor(values.dropFirst(2))
+      return try resultSelector(
+        values[0] as! E1, values[1] as! E2, repeat cursor.next((each E).self))
+    }
+  }
+
+  static func zip<Element, Result>(
+    _ sources: [Observable<Element>], file: StaticString, line: UInt,
+    resultSelector: @escaping ([Element]) throws -> Result
+  ) -> Observable<Result> {
+    TraitZip.zip(
+      sources.map(TraitZip.erase), upstreams: sources.map(\.traceID), file: file, line: line
+    ) { values in try resultSelector(values.map { $0 as! Element }) }
+  }
+}
+
+/// Reads type-erased zip values back in order; every value was erased from the type asked for.
+private final class ZipCursor {
+  private var values: ArraySlice<Any>
+
+  init(_ values: ArraySlice<Any>) {
+    self.values = values
+  }
+
+  func next<Value>(_: Value.Type) -> Value {
+    values.removeFirst() as! Value
+  }
+}

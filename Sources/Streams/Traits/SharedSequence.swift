@@ -1,0 +1,168 @@
+/// How a ``SharedSequence`` shares its source among subscribers: RxCocoa's sharing strategy.
+///
+/// RxCocoa's protocol also names the scheduler elements are delivered on (`MainScheduler`);
+/// Streams' shared sequences always deliver on the main thread through their own hop, so the
+/// protocol only describes the sharing.
+public protocol SharingStrategyProtocol {
+  /// Shares `source` among the subscribers of a shared sequence.
+  static func share<Element>(_ source: Observable<Element>) -> Observable<Element>
+}
+
+/// Sharing for ``Driver``: the latest element is replayed to new subscribers while at least one
+/// subscriber is connected (`share(replay: 1, scope: .whileConnected)`).
+public enum DriverSharingStrategy: SharingStrategyProtocol {
+  /// Shares `source`, replaying the latest element while connected.
+  public static func share<Element>(_ source: Observable<Element>) -> Observable<Element> {
+    ShareWhileConnected.share(source, replay: 1)
+  }
+}
+
+/// Sharing for ``Signal``: nothing is replayed to new subscribers (`share(scope: .whileConnected)`).
+public enum SignalSharingStrategy: SharingStrategyProtocol {
+  /// Shares `source` without replay.
+  public static func share<Element>(_ source: Observable<Element>) -> Observable<Element> {
+    ShareWhileConnected.share(source, replay: 0)
+  }
+}
+
+/// A type that is, or can be viewed as, a ``SharedSequence``.
+public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
+  /// How the sequence is shared.
+  associatedtype SharingStrategy: SharingStrategyProtocol
+
+  /// `self` as a ``SharedSequence``.
+  func asSharedSequence() -> SharedSequence<SharingStrategy, Element>
+}
+
+/// A sequence for UI code that never fails, delivers on the main thread and is shared among its
+/// subscribers: RxCocoa's `SharedSequence`, behind ``Driver`` and ``Signal``.
+///
+/// ```swift
+/// let title: Driver<String> = viewModel.title.asDriver(onErrorJustReturn: "")
+/// title.drive(onNext: { label.text = $0 }).disposed(by: bag)
+/// ```
+///
+/// Events reach subscribers on the main thread: synchronously when the source emits there and no
+/// other main-thread delivery is pending, otherwise through the main queue (like RxSwift's
+/// `MainScheduler`). A delivery requested while another one runs on the main thread is queued
+/// too: a shared sequence converted again (`signal.asDriver(...)`) or a recovery sequence
+/// subscribed from inside an error delivery emits on a later turn of the main queue, as in
+/// RxSwift. Replayed elements (a `Driver`'s latest) are delivered to a new subscriber
+/// during its subscription, on the subscribing thread: subscribe on the main thread, as `drive`
+/// and `emit` (which are `@MainActor`) do.
+///
+/// Elements that cross to the main thread must be `Sendable`: the conversions
+/// (`asDriver(onErrorJustReturn:)`, ...) and `just` say so. Operators applied to a shared
+/// sequence (`map`, `filter`, ...) run on the main thread, so their results need not be.
+public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
+  SharedSequenceConvertibleType
+{
+  let source: Observable<Element>
+
+  /// Shares `source` with the strategy; `source` must already deliver on the main thread and
+  /// never fail.
+  init(_ source: Observable<Element>) {
+    self.source = SharingStrategy.share(source)
+  }
+
+  /// The shared observable; it never fails and delivers on the main thread.
+  ///
+  /// ```swift
+  /// let observable: Observable<String> = title.asObservable()
+  /// ```
+  public func asObservable() -> Observable<Element> { source }
+
+  /// Returns `self`.
+  public func asSharedSequence() -> SharedSequence<SharingStrategy, Element> { self }
+}
+
+/// A ``SharedSequence`` that replays its latest element to new subscribers: RxCocoa's `Driver`,
+/// for UI state.
+///
+/// ```swift
+/// let count = countRelay.asDriver()
+/// count.map { "\($0) items" }.drive(label.rx.text).disposed(by: bag)
+/// ```
+public typealias Driver<Element> = SharedSequence<DriverSharingStrategy, Element>
+
+/// A ``SharedSequence`` that replays nothing: RxCocoa's `Signal`, for UI events.
+///
+/// ```swift
+/// let taps = tapRelay.asSignal()
+/// taps.emit(onNext: { print("tapped") }).disposed(by: bag)
+/// ```
+public typealias Signal<Element> = SharedSequence<SignalSharingStrategy, Element>
+
+extension SharedSequence {
+  /// A shared sequence that emits `element` on the main thread and completes.
+  ///
+  /// ```swift
+  /// let title = Driver.just("Settings")
+  /// ```
+  ///
+  /// Subscribed on the main thread, it emits during the subscription.
+  public static func just(
+    _ element: Element, file: StaticString = #fileID, line: UInt = #line
+  ) -> SharedSequence<SharingStrategy, Element> where Element: Sendable {
+    SharedSequence(
+      MainHop.emitOnMain([.next(element), .completed], kind: "just", file: file, line: line))
+  }
+
+  /// A shared sequence that completes on the main thread.
+  ///
+  /// ```swift
+  /// let nothing = Driver<String>.empty()
+  /// ```
+  public static func empty(
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> SharedSequence<SharingStrategy, Element> {
+    SharedSequence(
+      Observable(kind: "empty", upstreams: [], file: file, line: line) { observer in
+        let sink = GuardedSink(observer)
+        let target = SendableSink(sink)
+        MainHop.run { target.sink.on(.completed) }
+        return sink
+      })
+  }
+
+  /// A shared sequence that never emits nor completes.
+  ///
+  /// ```swift
+  /// let idle = Signal<Void>.never()
+  /// ```
+  public static func never(
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> SharedSequence<SharingStrategy, Element> {
+    SharedSequence(TraitSources.never(file: file, line: line))
+  }
+}
+
+extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingStrategy {
+  /// Returns `self`.
+  ///
+  /// ```swift
+  /// let driver: Driver<Int> = count.asDriver()
+  /// ```
+  public func asDriver() -> Driver<Element> { asSharedSequence() }
+}
+
+extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingStrategy {
+  /// Returns `self`.
+  ///
+  /// ```swift
+  /// let signal: Signal<Void> = taps.asSignal()
+  /// ```
+  public func asSignal() -> Signal<Element> { asSharedSequence() }
+}
+
+extension ObservableConvertibleType {
+  /// Converts a source to a shared sequence: delivers on the main thread, recovers from errors
+  /// with `recover` (which runs on the main thread) and shares with `Strategy`.
+  func sharedSequence<Strategy: SharingStrategyProtocol>(
+    _: Strategy.Type, file: StaticString, line: UInt,
+    recover: @escaping (any Error) -> Observable<Element>
+  ) -> SharedSequence<Strategy, Element> where Element: Sendable {
+    let onMain = MainHop.observeOnMain(asObservable(), file: file, line: line)
+    return SharedSequence(TraitCatch.catchError(onMain, file: file, line: line, recover))
+  }
+}

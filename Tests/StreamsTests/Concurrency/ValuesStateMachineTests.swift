@@ -1,0 +1,207 @@
+import Testing
+
+@testable import Streams
+
+@Suite("ValuesStateMachine")
+struct ValuesStateMachineTests {
+  /// A disposable that counts its disposals.
+  final class CountingDisposable: Disposable {
+    let count = AtomicCounter()
+    func dispose() { count.increment() }
+  }
+
+  private func element(_ action: ValuesStateMachine<Int>.NextAction) -> Int? {
+    if case .element(let element) = action { return element }
+    return nil
+  }
+
+  @Test("the ring buffer keeps FIFO order across wrap-around and growth")
+  func ringBuffer() {
+    var buffer = RingBuffer<Int>()
+    var expected: [Int] = []
+    var received: [Int] = []
+    var next = 0
+    for round in 0..<50 {
+      for _ in 0..<(round % 7 + 1) {
+        buffer.append(next)
+        expected.append(next)
+        next += 1
+      }
+      for _ in 0..<(round % 5) {
+        if let value = buffer.popFirst() { received.append(value) }
+      }
+    }
+    while let value = buffer.popFirst() { received.append(value) }
+    #expect(received == expected)
+    #expect(buffer.isEmpty)
+    #expect(buffer.popFirst() == nil)
+  }
+
+  @Test("the ring buffer clears a popped slot at once")
+  func ringBufferReleases() {
+    final class Token {}
+    var buffer = RingBuffer<Token>()
+    weak var released: Token?
+    do {
+      let token = Token()
+      released = token
+      buffer.append(token)
+      buffer.append(Token())
+    }
+    _ = buffer.popFirst()
+    #expect(released == nil)
+    #expect(buffer.count == 1)
+  }
+
+  @Test("first next() subscribes; the first element during subscribe is handed over")
+  func subscribeHandsFirstElement() {
+    var machine = ValuesStateMachine<Int>(policy: .bufferingOldest(0))
+    guard case .subscribe = machine.next() else {
+      Issue.record("expected .subscribe")
+      return
+    }
+    guard case .none = machine.element(1) else {
+      Issue.record("the first element is handed over, not dropped")
+      return
+    }
+    guard case .dropped(2) = machine.element(2) else {
+      Issue.record("the second element meets the limit of 0")
+      return
+    }
+    let upstream = CountingDisposable()
+    #expect(machine.subscribed(upstream) == nil)
+    #expect(element(machine.next()) == 1)
+    guard case .suspend = machine.next() else {
+      Issue.record("expected .suspend")
+      return
+    }
+    #expect(machine.dropped == 1)
+  }
+
+  @Test("a terminal event waits behind the buffer and is delivered once")
+  func terminalAfterBuffer() {
+    var machine = ValuesStateMachine<Int>(policy: .unbounded)
+    _ = machine.next()
+    let upstream = CountingDisposable()
+    #expect(machine.subscribed(upstream) == nil)
+    _ = machine.element(1)
+    _ = machine.element(2)
+    guard case .dispose(let disposable?) = machine.terminal(.failed(BridgeTestError(id: 1))) else {
+      Issue.record("a terminal event releases the upstream at once")
+      return
+    }
+    disposable.dispose()
+    #expect(upstream.count.value == 1)
+    guard case .none = machine.element(3) else {
+      Issue.record("elements after a terminal event are ignored")
+      return
+    }
+    #expect(element(machine.next()) == 1)
+    #expect(element(machine.next()) == 2)
+    guard case .end(nil, let error?) = machine.next(), error is BridgeTestError else {
+      Issue.record("expected the error once")
+      return
+    }
+    guard case .end(nil, nil) = machine.next() else {
+      Issue.record("expected the end")
+      return
+    }
+  }
+
+  @Test("a terminal event during subscribe makes subscribed(_:) return the disposable")
+  func terminalDuringSubscribe() {
+    var machine = ValuesStateMachine<Int>(policy: .unbounded)
+    _ = machine.next()
+    guard case .dispose(nil) = machine.terminal(.completed) else {
+      Issue.record("no disposable is known yet")
+      return
+    }
+    let upstream = CountingDisposable()
+    #expect(machine.subscribed(upstream) as AnyObject? === upstream)
+  }
+
+  @Test("cancelling a busy consumer releases the buffer; its next() disposes, then ends")
+  func cancelBusy() {
+    var machine = ValuesStateMachine<Int>(policy: .unbounded)
+    _ = machine.next()
+    let upstream = CountingDisposable()
+    _ = machine.subscribed(upstream)
+    _ = machine.element(1)
+    _ = machine.element(2)
+    guard case .release(let released, nil) = machine.cancelled() else {
+      Issue.record("expected the buffer to release")
+      return
+    }
+    #expect(released.count == 2)
+    #expect(machine.wasCancelled)
+    guard case .none = machine.element(3) else {
+      Issue.record("elements after cancellation are ignored")
+      return
+    }
+    guard case .end(let disposable?, nil) = machine.next() else {
+      Issue.record("the consumer disposes before ending")
+      return
+    }
+    #expect(disposable as AnyObject === upstream)
+    guard case .end(nil, nil) = machine.next() else {
+      Issue.record("expected the end")
+      return
+    }
+  }
+
+  @Test("cancelling before the first next() never subscribes")
+  func cancelIdle() {
+    var machine = ValuesStateMachine<Int>(policy: .unbounded)
+    guard case .none = machine.cancelled() else {
+      Issue.record("nothing to do")
+      return
+    }
+    guard case .end(nil, nil) = machine.next() else {
+      Issue.record("expected the end without subscribing")
+      return
+    }
+  }
+
+  @Test("dropping the iterator hands back the upstream and the buffer")
+  func iteratorDropped() {
+    var machine = ValuesStateMachine<Int>(policy: .bufferingNewest(2))
+    _ = machine.next()
+    let upstream = CountingDisposable()
+    _ = machine.subscribed(upstream)
+    _ = machine.element(1)
+    let (disposable, released) = machine.iteratorDropped()
+    #expect(disposable as AnyObject === upstream)
+    #expect(released.0.count == 1)
+    #expect(released.1 == nil)
+    guard case .none = machine.element(2) else {
+      Issue.record("elements after the end are ignored")
+      return
+    }
+  }
+
+  @Test("takeAll moves the backlog only for the unbounded policy")
+  func takeAll() {
+    var unbounded = ValuesStateMachine<Int>(policy: .unbounded)
+    _ = unbounded.next()
+    _ = unbounded.element(1)  // sent during subscribe: handed over
+    _ = unbounded.subscribed(CountingDisposable())
+    _ = unbounded.element(2)
+    _ = unbounded.element(3)
+    var batch = RingBuffer<Int>()
+    let beforeHandOff = unbounded.takeAll(into: &batch)
+    #expect(!beforeHandOff)  // the hand-off comes first
+    #expect(element(unbounded.next()) == 1)
+    let afterHandOff = unbounded.takeAll(into: &batch)
+    #expect(afterHandOff)
+    #expect(batch.count == 2)
+    #expect(unbounded.buffer.isEmpty)
+    var bounded = ValuesStateMachine<Int>(policy: .bufferingOldest(5))
+    _ = bounded.next()
+    _ = bounded.subscribed(CountingDisposable())
+    for value in 1...4 { _ = bounded.element(value) }
+    var other = RingBuffer<Int>()
+    _ = bounded.next()
+    let boundedTakes = bounded.takeAll(into: &other)
+    #expect(!boundedTakes)
+  }
+}

@@ -1,0 +1,151 @@
+import Streams
+import StreamsTest
+import Testing
+
+@Suite("CombineLatest")
+struct CombineLatestTests {
+  @Test("a source that completes without an element leaves the others running")
+  func neverEmpty() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(150, 1)])
+    let e1 = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
+    #expect(res.events == [])
+    #expect(e0.subscriptions == [Subscription(200, 1000)])
+    #expect(e1.subscriptions == [Subscription(200, 210)])
+  }
+
+  @Test("an element while every other source completed without one completes")
+  func emptyReturn() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+    let e1 = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(220)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
+    #expect(res.events == [.completed(215)])
+    #expect(e0.subscriptions == [Subscription(200, 210)])
+    #expect(e1.subscriptions == [Subscription(200, 215)])
+  }
+
+  @Test("combines the latest elements and completes when every source completed")
+  func returnReturn() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(230)])
+    let e1 = scheduler.createHotObservable([.next(150, 1), .next(220, 3), .completed(240)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
+    #expect(res.events == [.next(220, 2 + 3), .completed(240)])
+    #expect(e0.subscriptions == [Subscription(200, 230)])
+    #expect(e1.subscriptions == [Subscription(200, 240)])
+  }
+
+  @Test("the tuple form emits on every element once all sources have one")
+  func tuples() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .completed(300)])
+    let e1 = scheduler.createHotObservable([.next(220, "a"), .next(250, "b"), .completed(260)])
+    let e2 = scheduler.createHotObservable([.next(230, true), .completed(270)])
+    let res = scheduler.start {
+      Observable.combineLatest(e0, e1, e2).map { "\($0)\($1)\($2)" }
+    }
+    #expect(
+      res.events == [
+        .next(230, "1atrue"), .next(240, "2atrue"), .next(250, "2btrue"), .completed(300),
+      ])
+    #expect(e1.subscriptions == [Subscription(200, 260)])
+  }
+
+  @Test("eight sources with a result selector")
+  func eight() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let sources = (0..<8).map { index in
+      scheduler.createHotObservable([.next(210 + index, index + 1), .completed(300 + index)])
+    }
+    let res = scheduler.start {
+      Observable.combineLatest(
+        sources[0], sources[1], sources[2], sources[3], sources[4], sources[5], sources[6],
+        sources[7]
+      ) { $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 }
+    }
+    #expect(res.events == [.next(217, 36), .completed(307)])
+    for (index, source) in sources.enumerated() {
+      #expect(source.subscriptions == [Subscription(200, 300 + index)])
+    }
+  }
+
+  @Test("an error of any source fails and disposes every source")
+  func error() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .error(220, MultiTestError.first)])
+    let e1 = scheduler.createHotObservable([.next(215, 2), .completed(400)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
+    #expect(res.events == [.next(215, 3), .error(220, MultiTestError.first)])
+    #expect(e0.subscriptions == [Subscription(200, 220)])
+    #expect(e1.subscriptions == [Subscription(200, 220)])
+  }
+
+  @Test("a throwing result selector fails and disposes every source")
+  func selectorThrows() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .completed(400)])
+    let res = scheduler.start {
+      Observable.combineLatest(e0, e1) { a, b -> Int in
+        if a == 2 { throw MultiTestError.selector }
+        return a + b
+      }
+    }
+    #expect(res.events == [.next(220, 3), .error(230, MultiTestError.selector)])
+    #expect(e0.subscriptions == [Subscription(200, 230)])
+    #expect(e1.subscriptions == [Subscription(200, 230)])
+  }
+
+  @Test("disposal mid-stream disposes every source")
+  func disposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .completed(400)])
+    let res = scheduler.start(disposed: 230) { Observable.combineLatest(e0, e1) { $0 + $1 } }
+    #expect(res.events == [.next(220, 3)])
+    #expect(e0.subscriptions == [Subscription(200, 230)])
+    #expect(e1.subscriptions == [Subscription(200, 230)])
+  }
+
+  @Test("the collection form combines arrays and follows the same completion rules")
+  func collection() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(240, 4), .completed(250)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .completed(260)])
+    let e2 = scheduler.createHotObservable([.next(230, 3), .completed(270)])
+    let sums = scheduler.start {
+      Observable.combineLatest([e0, e1, e2]) { $0.reduce(0, +) }
+    }
+    #expect(sums.events == [.next(230, 6), .next(240, 9), .completed(270)])
+    #expect(e0.subscriptions == [Subscription(200, 250)])
+
+    let scheduler2 = TestScheduler(initialClock: 0)
+    let f0 = scheduler2.createHotObservable([.next(210, 1), .completed(250)])
+    let f1 = scheduler2.createHotObservable([.next(220, 2), .completed(260)])
+    let arrays = scheduler2.start { Observable.combineLatest([f0, f1]) }
+    #expect(arrays.events == [.next(220, [1, 2]), .completed(260)])
+  }
+
+  @Test("combining an empty collection completes at once")
+  func emptyCollection() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let res = scheduler.start { Observable.combineLatest([Observable<Int>]()) }
+    #expect(res.events == [.completed(200)])
+  }
+
+  @Test("synchronous sources combine in subscription order")
+  func synchronous() {
+    let a = BehaviorSubject(value: 1)
+    let b = BehaviorSubject(value: 10)
+    var received: [Int] = []
+    let subscription = Observable.combineLatest(a, b) { $0 + $1 }
+      .subscribe(onNext: { received.append($0) })
+    a.onNext(2)
+    b.onNext(20)
+    #expect(received == [11, 12, 22])
+    subscription.dispose()
+    #expect(!a.hasObservers)
+  }
+}

@@ -1,0 +1,240 @@
+import Dispatch
+import Foundation
+@_spi(StreamsInternal) import Streams
+import Synchronization
+import Testing
+
+/// Records what one subscription receives from many threads and checks the contract: the grammar
+/// `next* (error | completed)?` and no two calls at once (an atomic in-flight counter).
+final class ContractRecorder<Element: Sendable>: Sendable {
+  private struct State {
+    var elements: [Element] = []
+    var terminal: String?
+    var violations: [String] = []
+  }
+
+  private let state = Protected(State())
+  private let inFlight = Atomic<Int>(0)
+  private let overlaps = Atomic<Int>(0)
+
+  /// The observer to subscribe.
+  func on(_ event: Event<Element>) {
+    if inFlight.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+      overlaps.add(1, ordering: .sequentiallyConsistent)
+    }
+    state.withLock { state in
+      if state.terminal != nil { state.violations.append("\(event) after a terminal event") }
+      switch event {
+      case .next(let element): state.elements.append(element)
+      case .error(let error): state.terminal = "error(\(error))"
+      case .completed: state.terminal = "completed"
+      }
+    }
+    // Stay in the observer a little, so that a concurrent call would overlap.
+    var spin = 0
+    for step in 0..<64 { spin &+= step }
+    withExtendedLifetime(spin) {}
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  var elements: [Element] { state.withLock { $0.elements } }
+  var terminal: String? { state.withLock { $0.terminal } }
+  var violations: [String] { state.withLock { $0.violations } }
+  var overlapCount: Int { overlaps.load(ordering: .sequentiallyConsistent) }
+}
+
+/// Runs `body(index)` on `count` new threads at once and waits for all of them. (Dedicated
+/// threads, not Dispatch's pool, which on Linux may not run more tasks than there are cores.)
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let group = DispatchGroup()
+  let start = DispatchSemaphore(value: 0)
+  for index in 0..<count {
+    group.enter()
+    let thread = Thread {
+      start.wait()
+      body(index)
+      group.leave()
+    }
+    thread.start()
+  }
+  for _ in 0..<count { start.signal() }
+  group.wait()
+}
+
+/// `true` once `Resources.total` is back to at most `before`; waits up to 10 s for deallocations
+/// on other threads (a hang detector, not a timing assertion).
+func resourcesReturned(to before: Int) -> Bool {
+  for _ in 0..<1000 {
+    if Resources.total <= before { return true }
+    usleep(10_000)
+  }
+  return false
+}
+
+@Suite("MultiSource Stress", .serialized)
+struct MultiSourceStressTests {
+  private let perThread = 2000
+
+  @Test("merge: four threads emitting at once, serial delivery, nothing lost or leaked")
+  func merge() {
+    let before = Resources.total
+    do {
+      let subjects = (0..<4).map { _ in PublishSubject<Int>() }
+      let recorder = ContractRecorder<Int>()
+      let subscription = Observable.merge(subjects.map { $0.asObservable() })
+        .subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(subjects.count) { index in
+        for value in 0..<perThread { subjects[index].onNext(index * perThread + value) }
+        subjects[index].onCompleted()
+      }
+      #expect(recorder.elements.sorted() == Array(0..<(4 * perThread)))
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("flatMap: inner subjects emitting from several threads")
+  func flatMap() {
+    let before = Resources.total
+    do {
+      let inners = (0..<4).map { _ in PublishSubject<Int>() }
+      let outer = PublishSubject<Int>()
+      let recorder = ContractRecorder<Int>()
+      let subscription = outer.flatMap { inners[$0] }.subscribe(recorder.on)
+      for index in inners.indices { outer.onNext(index) }
+      outer.onCompleted()
+      let perThread = perThread
+      runOnThreads(inners.count) { index in
+        for value in 0..<perThread { inners[index].onNext(value) }
+        inners[index].onCompleted()
+      }
+      #expect(recorder.elements.count == 4 * perThread)
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("combineLatest: three threads, serial selector and delivery, last combination wins")
+  func combineLatest() {
+    let before = Resources.total
+    do {
+      let subjects = (0..<3).map { _ in PublishSubject<Int>() }
+      let recorder = ContractRecorder<Int>()
+      let selecting = Atomic<Int>(0)
+      let selectorOverlaps = Atomic<Int>(0)
+      let subscription = Observable.combineLatest(subjects[0], subjects[1], subjects[2]) {
+        a, b, c -> Int in
+        if selecting.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+          selectorOverlaps.add(1, ordering: .sequentiallyConsistent)
+        }
+        defer { selecting.subtract(1, ordering: .sequentiallyConsistent) }
+        return a + b + c
+      }.subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(subjects.count) { index in
+        for value in 0..<perThread { subjects[index].onNext(value) }
+        subjects[index].onCompleted()
+      }
+      #expect(recorder.elements.last == 3 * (perThread - 1))
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      #expect(selectorOverlaps.load(ordering: .sequentiallyConsistent) == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("zip: three threads, every element paired in order")
+  func zip() {
+    let before = Resources.total
+    do {
+      let subjects = (0..<3).map { _ in PublishSubject<Int>() }
+      let recorder = ContractRecorder<[Int]>()
+      let subscription = Observable.zip(subjects.map { $0.asObservable() })
+        .subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(subjects.count) { index in
+        for value in 0..<perThread { subjects[index].onNext(value) }
+        subjects[index].onCompleted()
+      }
+      #expect(recorder.elements == (0..<perThread).map { [$0, $0, $0] })
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("flatMapLatest: switching on one thread while inner sequences emit on others")
+  func flatMapLatest() {
+    let before = Resources.total
+    do {
+      let inners = (0..<3).map { _ in PublishSubject<Int>() }
+      let outer = PublishSubject<Int>()
+      let recorder = ContractRecorder<Int>()
+      let subscription = outer.flatMapLatest { inners[$0] }.subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(inners.count + 1) { index in
+        if index == inners.count {
+          for round in 0..<300 { outer.onNext(round % inners.count) }
+          outer.onCompleted()
+        } else {
+          for value in 0..<perThread { inners[index].onNext(value) }
+        }
+      }
+      for inner in inners { inner.onCompleted() }
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("subscribing and disposing merge and zip while sources emit, nothing leaks")
+  func subscribeDisposeRace() {
+    let before = Resources.total
+    do {
+      let a = PublishSubject<Int>()
+      let b = PublishSubject<Int>()
+      let stop = Atomic<Bool>(false)
+      let perThread = perThread
+      runOnThreads(4) { index in
+        switch index {
+        case 0, 1:
+          let subject = index == 0 ? a : b
+          var value = 0
+          while !stop.load(ordering: .sequentiallyConsistent) {
+            subject.onNext(value)
+            value &+= 1
+          }
+        default:
+          for round in 0..<(perThread / 4) {
+            let recorder = ContractRecorder<Int>()
+            let subscription =
+              round.isMultiple(of: 2)
+              ? Observable.merge(a.asObservable(), b.asObservable()).subscribe(recorder.on)
+              : Observable.zip(a, b) { $0 &+ $1 }.subscribe(recorder.on)
+            subscription.dispose()
+            if !recorder.violations.isEmpty || recorder.overlapCount != 0 {
+              Issue.record("contract broken: \(recorder.violations)")
+            }
+          }
+          if index == 3 { stop.store(true, ordering: .sequentiallyConsistent) }
+        }
+      }
+      #expect(!a.hasObservers)
+      #expect(!b.hasObservers)
+    }
+    #expect(resourcesReturned(to: before))
+  }
+}
