@@ -52,4 +52,11 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(workload.finish())
     }
   }
+
+  Benchmark("bridge-values/Streams") { _ in
+    blackHole(await BridgeValues.streams(operationsPerIteration))
+  }
+  Benchmark("bridge-values/AsyncStream") { _ in
+    blackHole(await BridgeValues.asyncStream(operationsPerIteration))
+  }
 }

@@ -69,6 +69,26 @@ for entry in Workloads.all {
   let name = entry.name.padding(toLength: 28, withPad: " ", startingAt: 0)
   print("\(name) \(String(format: "%10.2f", perOperation))  \(entry.mallocsPerOperation)\(ok ? "" : "  FAIL")")
 }
+// bridge-values is async: an element is one `for await` step through `values`.
+func bridgeMallocs(_ count: Int) async -> Int {
+  _ = await BridgeValues.streams(100)
+  MallocInterposerSwift.reset()
+  MallocInterposerSwift.hook()
+  let sum = await BridgeValues.streams(count)
+  MallocInterposerSwift.unhook()
+  precondition(sum == count * (count - 1) / 2, "bridge-values lost elements")
+  return MallocInterposerSwift.getStatistics().mallocCount
+}
+let bridgeShort = await bridgeMallocs(shortRun)
+let bridgeLong = await bridgeMallocs(longRun)
+let bridgePerElement = Double(bridgeLong - bridgeShort) / Double(longRun - shortRun)
+let bridgeOK = bridgePerElement <= Double(BridgeValues.mallocsPerElement) + 0.01
+if !bridgeOK { failures += 1 }
+print(
+  "\("bridge-values".padding(toLength: 28, withPad: " ", startingAt: 0)) "
+    + "\(String(format: "%10.2f", bridgePerElement))  \(BridgeValues.mallocsPerElement)"
+    + (bridgeOK ? "" : "  FAIL"))
+
 if failures > 0 {
   print("malloc-check: \(failures) workload(s) allocate more than allowed")
   exit(1)

@@ -67,6 +67,58 @@ public enum StreamsVariants {
       tearDown: { for subscription in subscriptions { subscription.dispose() } })
   }
 
+  /// `flatMap { Observable.just($0) }` on a PublishSubject; an operation is one outer `onNext`.
+  @Sendable public static func flatMapJust() -> Workload {
+    let subject = PublishSubject<Int>()
+    let counter = Counter()
+    let subscription =
+      subject
+      .flatMap { Observable.just($0) }
+      .subscribe(onNext: { counter.value &+= $0 })
+    return Workload(
+      run: { count in
+        for index in 0..<count { subject.onNext(index) }
+      },
+      checksum: { counter.value },
+      tearDown: { subscription.dispose() })
+  }
+
+
+  /// `flatMapLatest { Observable.just($0) }` on a PublishSubject; an operation is one outer
+  /// `onNext`.
+  @Sendable public static func flatMapLatestJust() -> Workload {
+    let subject = PublishSubject<Int>()
+    let counter = Counter()
+    let subscription =
+      subject
+      .flatMapLatest { Observable.just($0) }
+      .subscribe(onNext: { counter.value &+= $0 })
+    return Workload(
+      run: { count in
+        for index in 0..<count { subject.onNext(index) }
+      },
+      checksum: { counter.value },
+      tearDown: { subscription.dispose() })
+  }
+
+
+  /// `combineLatest` of two BehaviorSubjects updated in turn; an operation is one update.
+  @Sendable public static func combineLatest2() -> Workload {
+    let first = BehaviorSubject(value: 0)
+    let second = BehaviorSubject(value: 0)
+    let counter = Counter()
+    let subscription = Observable.combineLatest(first, second) { $0 &+ $1 }
+      .subscribe(onNext: { counter.value &+= $0 })
+    return Workload(
+      run: { count in
+        for index in 0..<count {
+          if index & 1 == 0 { first.onNext(index) } else { second.onNext(index) }
+        }
+      },
+      checksum: { counter.value },
+      tearDown: { subscription.dispose() })
+  }
+
   /// A cold `range` through map, filter and reduce; `run(n)` subscribes once to a range of `n`
   /// elements, so an operation is one element (the subscription is part of the cost).
   @Sendable public static func rangeMapFilterReduce() -> Workload {
@@ -154,5 +206,37 @@ public enum StreamsVariants {
       },
       checksum: { counter.value },
       tearDown: { subscription.dispose() })
+  }
+}
+
+/// `bridge-values`: a producer ahead of one consumer, through Streams' `values` and through
+/// `AsyncStream`, in the same shape: the producer sends every element synchronously into the
+/// bridge's unbounded buffer, then the consumer drains it with `for await`.
+public enum BridgeValues {
+  /// The most mallocs one element may cost through `values` (what the malloc check enforces).
+  public static let mallocsPerElement = 2
+
+  /// Consumes `count` elements of `Observable.range` through `values`; returns their sum.
+  public static func streams(_ count: Int) async -> Int {
+    var sum = 0
+    do {
+      for try await value in Observable.range(start: 0, count: count).values {
+        sum &+= value
+      }
+    } catch {
+      preconditionFailure("range does not fail: \(error)")
+    }
+    return sum
+  }
+
+  /// Consumes `count` elements through an `AsyncStream` fed in the same shape; returns their sum.
+  public static func asyncStream(_ count: Int) async -> Int {
+    let stream = AsyncStream<Int> { continuation in
+      for index in 0..<count { continuation.yield(index) }
+      continuation.finish()
+    }
+    var sum = 0
+    for await value in stream { sum &+= value }
+    return sum
   }
 }

@@ -43,7 +43,7 @@ public final class Counter {
   /// The running total.
   public var value: Int {
     get { storage.pointee }
-    nonmutating set { storage.pointee = newValue }
+    set { storage.pointee = newValue }
   }
 }
 
@@ -51,6 +51,10 @@ public final class Counter {
 public enum Workloads {
   /// A workload's name, how to make its Streams and baseline variants, and how many mallocs per
   /// operation Streams may make (what the malloc check enforces).
+  ///
+  /// The allowances are today's counts, so that the check catches any regression: zero for every
+  /// per-event workload that meets the zero-allocation target, the measured count for the others
+  /// (see Guides/Performance.md for where those allocations come from).
   public struct Entry: Sendable {
     /// The workload's name, as in the benchmark suite (`subject-map-filter`, ...).
     public let name: String
@@ -69,13 +73,22 @@ public enum Workloads {
       baseline: Baselines.subjectMapFilter, mallocsPerOperation: 0),
     Entry(
       name: "subscribe-dispose", streams: StreamsVariants.subscribeDispose,
-      baseline: Baselines.subscribeDispose, mallocsPerOperation: 4),
+      baseline: Baselines.subscribeDispose, mallocsPerOperation: 5),
     Entry(
       name: "chain3-subscribe-dispose", streams: StreamsVariants.chain3SubscribeDispose,
-      baseline: Baselines.chain3SubscribeDispose, mallocsPerOperation: 16),
+      baseline: Baselines.chain3SubscribeDispose, mallocsPerOperation: 14),
     Entry(
       name: "fanout-1000", streams: StreamsVariants.fanout1000,
       baseline: Baselines.fanout1000, mallocsPerOperation: 0),
+    Entry(
+      name: "flatMap-just", streams: StreamsVariants.flatMapJust,
+      baseline: Baselines.flatMapJust, mallocsPerOperation: 3),
+    Entry(
+      name: "flatMapLatest-just", streams: StreamsVariants.flatMapLatestJust,
+      baseline: Baselines.flatMapJust, mallocsPerOperation: 3),
+    Entry(
+      name: "combineLatest2", streams: StreamsVariants.combineLatest2,
+      baseline: Baselines.combineLatest2, mallocsPerOperation: 4),
     Entry(
       name: "range-map-filter-reduce", streams: StreamsVariants.rangeMapFilterReduce,
       baseline: Baselines.rangeMapFilterReduce, mallocsPerOperation: 0),
@@ -90,6 +103,6 @@ public enum Workloads {
       baseline: Baselines.shareReplay10, mallocsPerOperation: 0),
     Entry(
       name: "debounce-virtual", streams: StreamsVariants.debounceVirtual,
-      baseline: Baselines.debounceVirtual, mallocsPerOperation: 8),
+      baseline: Baselines.debounceVirtual, mallocsPerOperation: 9),
   ]
 }
