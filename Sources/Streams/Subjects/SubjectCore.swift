@@ -77,11 +77,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func on(_ event: Event<Element>) {
-    if case .next(let element) = event {
-      if case .last = policy {} else {
-        onNextFastPath(event, element)
-        return
-      }
+    switch (event, policy) {
+    case (.next, .last): break  // an AsyncSubject keeps the element for its completion: below
+    case (.next(let element), _):
+      onNextFastPath(event, element)
+      return
+    default: break
     }
     let work = state.withLock { state -> Work? in
       if state.isDisposed || state.terminal != nil { return nil }
