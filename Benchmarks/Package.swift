@@ -26,7 +26,8 @@ let package = Package(
   ],
   targets: [
     // Every Streams workload, shared by the benchmark suite and the malloc check.
-    .target(name: "StreamsWorkloads", dependencies: [.product(name: "Streams", package: streamsPackage)]),
+    .target(
+      name: "StreamsWorkloads", dependencies: [.product(name: "Streams", package: streamsPackage)]),
     .executableTarget(
       name: "Throughput",
       dependencies: [

@@ -144,7 +144,8 @@ final class OpenCombineWorkload {
   private let checksum: () -> Int
   private let cancellables: [AnyCancellable]
 
-  init(run: @escaping (Int) -> Void, checksum: @escaping () -> Int, cancellables: [AnyCancellable]) {
+  init(run: @escaping (Int) -> Void, checksum: @escaping () -> Int, cancellables: [AnyCancellable])
+  {
     self.run = run
     self.checksum = checksum
     self.cancellables = cancellables

@@ -39,15 +39,17 @@ func interposerCounts() -> Bool {
   return MallocInterposerSwift.getStatistics().mallocCount > 0
 }
 
-// `malloc-check --run NAME COUNT` only runs COUNT operations of one workload: a driver for
-// profilers (`perf record -g`, `valgrind --tool=callgrind`).
+// `malloc-check --run NAME COUNT [baseline]` only runs COUNT operations of one workload (its
+// Streams variant, or the plain-Swift baseline): a driver for profilers (`perf record -g`,
+// `valgrind --tool=callgrind`).
 let arguments = CommandLine.arguments
-if arguments.count == 4, arguments[1] == "--run", let count = Int(arguments[3]) {
+if arguments.count >= 4, arguments[1] == "--run", let count = Int(arguments[3]) {
   guard let entry = Workloads.all.first(where: { $0.name == arguments[2] }) else {
     print("malloc-check: no workload named \(arguments[2])")
     exit(2)
   }
-  let workload = entry.streams()
+  let workload =
+    arguments.count > 4 && arguments[4] == "baseline" ? entry.baseline() : entry.streams()
   workload.run(count)
   print(workload.finish())
   exit(0)
@@ -67,7 +69,9 @@ for entry in Workloads.all {
   let ok = perOperation <= Double(entry.mallocsPerOperation) + 0.01
   if !ok { failures += 1 }
   let name = entry.name.padding(toLength: 28, withPad: " ", startingAt: 0)
-  print("\(name) \(String(format: "%10.2f", perOperation))  \(entry.mallocsPerOperation)\(ok ? "" : "  FAIL")")
+  print(
+    "\(name) \(String(format: "%10.2f", perOperation))  \(entry.mallocsPerOperation)\(ok ? "" : "  FAIL")"
+  )
 }
 // bridge-values is async: an element is one `for await` step through `values`.
 func bridgeMallocs(_ count: Int) async -> Int {

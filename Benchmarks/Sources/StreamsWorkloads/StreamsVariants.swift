@@ -83,7 +83,6 @@ public enum StreamsVariants {
       tearDown: { subscription.dispose() })
   }
 
-
   /// `flatMapLatest { Observable.just($0) }` on a PublishSubject; an operation is one outer
   /// `onNext`.
   @Sendable public static func flatMapLatestJust() -> Workload {
@@ -100,7 +99,6 @@ public enum StreamsVariants {
       checksum: { counter.value },
       tearDown: { subscription.dispose() })
   }
-
 
   /// `combineLatest` of two BehaviorSubjects updated in turn; an operation is one update.
   @Sendable public static func combineLatest2() -> Workload {

@@ -10,7 +10,8 @@ public final class Workload {
   /// Something the operations wrote, read after the run so they cannot be optimized away.
   private let checksum: () -> Int
 
-  init(run: @escaping (Int) -> Void, checksum: @escaping () -> Int, tearDown: @escaping () -> Void) {
+  init(run: @escaping (Int) -> Void, checksum: @escaping () -> Int, tearDown: @escaping () -> Void)
+  {
     self.run = run
     self.checksum = checksum
     self.tearDown = tearDown
