@@ -8,6 +8,7 @@ import PackageDescription
 //
 // Streams is used from other modules (StreamsWorkloads, Throughput), as an app would use it, so
 // the numbers include whatever cross-module specialization does or does not happen.
+
 // SwiftPM names a path dependency after its directory, whatever the clone is called.
 let streamsPackage =
   Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "Streams"

@@ -212,7 +212,7 @@ public enum StreamsVariants {
 /// bridge's unbounded buffer, then the consumer drains it with `for await`.
 public enum BridgeValues {
   /// The most mallocs one element may cost through `values` (what the malloc check enforces).
-  public static let mallocsPerElement = 2
+  public static let mallocsPerElement = 0
 
   /// Consumes `count` elements of `Observable.range` through `values`; returns their sum.
   public static func streams(_ count: Int) async -> Int {
