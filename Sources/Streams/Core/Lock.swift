@@ -133,6 +133,14 @@ struct Locked<State>: @unchecked Sendable {
   }
 
   /// Atomically adds `delta` to the side word and returns the previous value.
+  /// Sets the word to `desired` if it is `expected`; returns whether it did.
+  @inlinable
+  func compareExchangeWord(expected: Int, desired: Int) -> Bool {
+    storage.withUnsafeMutablePointerToElements {
+      streams_atomic_compare_exchange($0, expected, desired)
+    }
+  }
+
   @inlinable
   func fetchAddWord(_ delta: Int) -> Int {
     storage.withUnsafeMutablePointerToElements {

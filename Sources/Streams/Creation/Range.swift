@@ -10,6 +10,7 @@ extension ObservableType where Element: FixedWidthInteger {
   /// ``CurrentThreadScheduler``); completes after the last element (at once when `count` is 0);
   /// never fails; disposal stops it before the next element. A negative `count`, or a range that
   /// would overflow `Element`, stops the program with a message naming the misuse.
+  @inlinable
   public static func range(
     start: Element, count: Element, scheduler: CurrentThreadScheduler = .instance,
     file: StaticString = #fileID, line: UInt = #line
@@ -42,7 +43,8 @@ extension ObservableType where Element: FixedWidthInteger {
     }
   }
 
-  private static func checkRange(start: Element, count: Element) {
+  @usableFromInline
+  static func checkRange(start: Element, count: Element) {
     precondition(count >= 0, "Observable.range: count can't be negative (got \(count))")
     if count > 0 {
       let (_, overflow) = start.addingReportingOverflow(count - 1)
@@ -54,16 +56,19 @@ extension ObservableType where Element: FixedWidthInteger {
 }
 
 /// The steps of `range`: `start`, `start + 1`, ... `count` times, then `.completed`.
-private struct RangeSteps<Element: FixedWidthInteger>: EmissionSteps {
-  let start: Element
-  let count: Element
-  var index: Element = 0
+@usableFromInline
+struct RangeSteps<Element: FixedWidthInteger>: EmissionSteps {
+  @usableFromInline let start: Element
+  @usableFromInline let count: Element
+  @usableFromInline var index: Element = 0
 
+  @inlinable
   init(start: Element, count: Element) {
     self.start = start
     self.count = count
   }
 
+  @inlinable
   mutating func next() -> Event<Element> {
     guard index < count else { return .completed }
     defer { index += 1 }

@@ -3,6 +3,7 @@
 ///
 /// `next()` is called again only after it returned `.next`; after a terminal event the steps are
 /// dropped.
+@usableFromInline
 protocol EmissionSteps: SendableMetatype {
   associatedtype Element
 
@@ -17,12 +18,23 @@ extension Observable {
   /// Between two steps, work queued on the trampoline meanwhile runs first; when nothing waits, the
   /// emitter loops without queuing itself. Disposal stops it before the next step. The steps never
   /// leave the subscribing thread, so they need not be `Sendable`.
+  ///
+  /// `@inlinable`, and the step is a closure made here: called from inlinable code (`range`),
+  /// the whole per-element path is specialized in the caller's module.
+  @inlinable
   static func onTrampoline<Steps: EmissionSteps>(
     kind: StaticString, file: StaticString, line: UInt, _ makeSteps: @escaping () -> Steps
   ) -> Observable<Element> where Steps.Element == Element {
     Observable(kind: kind, upstreams: [], file: file, line: line) { observer in
       let sink = GuardedSink(observer)
-      Trampoline.current.run(TrampolineEmitter(steps: makeSteps(), sink: sink))
+      var steps = makeSteps()
+      Trampoline.current.run(
+        TrampolineEmitter {
+          guard sink.isActive else { return false }
+          let event = steps.next()
+          sink.on(event)
+          return !event.isStopEvent
+        })
       return sink
     }
   }
@@ -51,21 +63,22 @@ extension Observable {
 
 /// Runs the steps of a source on the trampoline of the subscribing thread.
 ///
+/// Not generic: `step` emits one event and returns whether another may follow (the sink is still
+/// active and the event was not terminal); it is made in the source's (specialized) code.
+///
 /// Not `Sendable`: it lives on the queue of one thread's trampoline and is only run there.
-private final class TrampolineEmitter<Steps: EmissionSteps>: TrampolineTask {
-  private var steps: Steps
-  private let sink: GuardedSink<Steps.Element>
+@usableFromInline
+final class TrampolineEmitter: TrampolineTask {
+  private let step: () -> Bool
 
-  init(steps: Steps, sink: GuardedSink<Steps.Element>) {
-    self.steps = steps
-    self.sink = sink
+  @usableFromInline
+  init(_ step: @escaping () -> Bool) {
+    self.step = step
   }
 
+  @usableFromInline
   func runOnTrampoline(_ trampoline: Trampoline) {
-    while sink.isActive {
-      let event = steps.next()
-      sink.on(event)
-      if event.isStopEvent { return }
+    while step() {
       if trampoline.hasPendingTasks {
         trampoline.enqueue(self)
         return

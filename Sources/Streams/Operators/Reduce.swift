@@ -18,6 +18,7 @@ extension ObservableType {
   ///   - accumulator: Returns the new accumulated value from the previous one and an element.
   ///   - mapResult: Turns the final accumulated value into the result.
   /// - Returns: An observable of a single result.
+  @inlinable
   public func reduce<Accumulate, Result>(
     _ seed: Accumulate,
     accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
@@ -72,6 +73,7 @@ extension ObservableType {
   ///   - seed: The initial accumulated value of each subscription.
   ///   - accumulator: Returns the new accumulated value from the previous one and an element.
   /// - Returns: An observable of a single result.
+  @inlinable
   public func reduce<Accumulate>(
     _ seed: Accumulate,
     accumulator: @escaping (Accumulate, Element) throws -> Accumulate,

@@ -100,6 +100,7 @@ final class Trampoline {
   var hasPendingTasks: Bool { count != 0 }
 
   /// The calling thread's trampoline.
+  @usableFromInline
   static var current: Trampoline {
     if let raw = pthread_getspecific(trampolineKey) {
       return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
@@ -146,6 +147,7 @@ final class Trampoline {
   }
 
   /// Runs `task` now if the trampoline is idle (then drains the queue), or queues it.
+  @usableFromInline
   func run(_ task: any TrampolineTask) {
     if isRunning {
       enqueue(task)

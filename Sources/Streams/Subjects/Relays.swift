@@ -7,7 +7,7 @@
 /// // Prints "tap"
 /// ```
 public final class PublishRelay<Element>: ObservableType {
-  private let subject: PublishSubject<Element>
+  @usableFromInline let subject: PublishSubject<Element>
 
   /// A relay with no observers.
   public init(file: StaticString = #fileID, line: UInt = #line) {
@@ -15,15 +15,18 @@ public final class PublishRelay<Element>: ObservableType {
   }
 
   /// Sends `event` to every subscribed observer.
+  @inlinable
   public func accept(_ event: Element) { subject.onNext(event) }
 
   /// Subscribes `observer`.
+  @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element {
     subject.subscribe(observer)
   }
 
   /// The relay as an observable.
+  @inlinable
   public func asObservable() -> Observable<Element> { subject }
 }
 
@@ -36,7 +39,7 @@ public final class PublishRelay<Element>: ObservableType {
 /// // Prints "1"
 /// ```
 public final class BehaviorRelay<Element>: ObservableType {
-  private let subject: BehaviorSubject<Element>
+  @usableFromInline let subject: BehaviorSubject<Element>
 
   /// A relay whose current value is `value`.
   public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
@@ -52,6 +55,7 @@ public final class BehaviorRelay<Element>: ObservableType {
   }
 
   /// Makes `event` the current value and sends it to every subscribed observer.
+  @inlinable
   public func accept(_ event: Element) { subject.onNext(event) }
 
   /// Atomically applies `transform` to the current value, stores the result and emits it.
@@ -63,6 +67,7 @@ public final class BehaviorRelay<Element>: ObservableType {
   ///
   /// - Returns: The new value.
   @discardableResult
+  @inlinable
   public func update<Failure: Error>(_ transform: (inout Element) throws(Failure) -> Void)
     throws(Failure) -> Element
   {
@@ -70,12 +75,14 @@ public final class BehaviorRelay<Element>: ObservableType {
   }
 
   /// Subscribes `observer`; it receives the current value first.
+  @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element {
     subject.subscribe(observer)
   }
 
   /// The relay as an observable.
+  @inlinable
   public func asObservable() -> Observable<Element> { subject }
 }
 
@@ -88,7 +95,7 @@ public final class BehaviorRelay<Element>: ObservableType {
 /// // Prints "b"
 /// ```
 public final class ReplayRelay<Element>: ObservableType {
-  private let subject: ReplaySubject<Element>
+  @usableFromInline let subject: ReplaySubject<Element>
 
   private init(subject: ReplaySubject<Element>) {
     self.subject = subject
@@ -109,15 +116,18 @@ public final class ReplayRelay<Element>: ObservableType {
   }
 
   /// Sends `event` to every subscribed observer and buffers it.
+  @inlinable
   public func accept(_ event: Element) { subject.onNext(event) }
 
   /// Subscribes `observer`; it receives the buffer first.
+  @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element {
     subject.subscribe(observer)
   }
 
   /// The relay as an observable.
+  @inlinable
   public func asObservable() -> Observable<Element> { subject }
 }
 

@@ -21,7 +21,13 @@ enum ReplayPolicy {
 /// observer. Observers therefore never see two events at once, and every observer sees the
 /// events in the order the subject accepted them. No lock is held while an observer runs.
 ///
-/// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock.
+/// Who delivers is kept in the atomic word beside the lock (``deliveringBit``, ``pendingBit``), so
+/// that a delivery with nothing queued meanwhile ends with one compare-and-swap instead of a second
+/// lock round trip. The bits are set only under the lock; the delivering thread alone clears them,
+/// without the lock only from "delivering, nothing pending" to idle, and under the lock otherwise.
+///
+/// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock, or in its atomic
+/// word.
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
   /// The subscribed observers, each with the subscription that a delivery checks first, so that
@@ -47,12 +53,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var version = 0
     @usableFromInline var terminal: Event<Element>?
     @usableFromInline var isDisposed = false
-    @usableFromInline var delivering = false
     @usableFromInline var pending: [Work] = []
 
     @inlinable
     init() {}
   }
+
+  /// Set while a thread delivers.
+  @inlinable static var deliveringBit: Int { 1 }
+  /// Set while `pending` holds work (only together with ``deliveringBit``).
+  @inlinable static var pendingBit: Int { 2 }
 
   @usableFromInline let policy: ReplayPolicy
   @usableFromInline let name: String
@@ -75,27 +85,21 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func on(_ event: Event<Element>) {
-    if case .next = event, case .none = policy {
-      onNextFastPath(event)
+    switch (event, policy) {
+    case (.next, .last): break  // an AsyncSubject keeps the element for its completion: below
+    case (.next(let element), _):
+      onNextFastPath(event, element)
       return
+    default: break
     }
     let work = state.withLock { state -> Work? in
       if state.isDisposed || state.terminal != nil { return nil }
       let observers = state.observers
       switch event {
       case .next(let element):
-        state.version &+= 1
-        switch policy {
-        case .none: break
-        case .latest: state.buffer = [element]
-        case .buffer(let size):
-          state.buffer.append(element)
-          if state.buffer.count > size { state.buffer.removeFirst(state.buffer.count - size) }
-        case .last:
-          state.buffer = [element]
-          return nil
-        }
-        return claim(.deliver(event, observers), &state)
+        // Only an AsyncSubject gets here with an element: it keeps it for its completion.
+        Self.replaceLatest(with: element, in: &state.buffer)
+        return nil
       case .error, .completed:
         state.terminal = event
         state.observers = []
@@ -109,22 +113,39 @@ final class SubjectCore<Element>: @unchecked Sendable {
     if let work { drain(work) }
   }
 
-  /// `.next` on a subject that buffers nothing, without building a `Work` value when nobody else
-  /// is delivering (the common case).
+  /// `.next` on every subject but an AsyncSubject: buffers `element` as the policy says, then
+  /// delivers without building a `Work` value when nobody else is delivering (the common case).
   @inlinable
-  func onNextFastPath(_ event: Event<Element>) {
+  func onNextFastPath(_ event: Event<Element>, _ element: Element) {
     let observers = state.withLock { state -> Observers? in
       if state.isDisposed || state.terminal != nil { return nil }
-      if state.delivering {
-        state.pending.append(.deliver(event, state.observers))
-        return nil
+      state.version &+= 1
+      switch policy {
+      case .none, .last: break
+      case .latest: Self.replaceLatest(with: element, in: &state.buffer)
+      case .buffer(let size):
+        state.buffer.append(element)
+        if state.buffer.count > size { state.buffer.removeFirst(state.buffer.count - size) }
       }
-      state.delivering = true
-      return state.observers
+      if claimUnderLock() { return state.observers }
+      state.pending.append(.deliver(event, state.observers))
+      return nil
     }
     guard let observers else { return }
     Self.deliver(event, to: observers)
     finishDelivery()
+  }
+
+  /// Makes `element` the only buffered one, reusing the buffer's storage (no allocation per
+  /// element once the buffer exists and is not shared).
+  @inlinable
+  static func replaceLatest(with element: Element, in buffer: inout [Element]) {
+    if buffer.count == 1 {
+      buffer[0] = element
+    } else {
+      buffer.removeAll(keepingCapacity: true)
+      buffer.append(element)
+    }
   }
 
   @inlinable
@@ -139,28 +160,61 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Releases the delivery claim, or runs what was queued meanwhile.
   @inlinable
   func finishDelivery() {
-    let next = state.withLock { state -> Work? in
+    if let next = nextWork() { drain(next) }
+  }
+
+  /// Called by the delivering thread when its work is done: releases the claim and returns `nil`,
+  /// or returns the next queued work (the claim stays).
+  @inlinable
+  func nextWork() -> Work? {
+    // Nothing was queued: release without the lock. A thread that queues work sets
+    // `pendingBit` under the lock first, which makes this fail.
+    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
+    return state.withLock { state -> Work? in
       if state.pending.isEmpty {
-        state.delivering = false
+        self.state.storeWord(0)
         return nil
       }
-      return state.pending.removeFirst()
+      let work = state.pending.removeFirst()
+      self.state.storeWord(
+        state.pending.isEmpty ? Self.deliveringBit : Self.deliveringBit | Self.pendingBit)
+      return work
     }
-    if let next { drain(next) }
+  }
+
+  /// Under the lock: claims delivery and returns `true` when nobody delivers; otherwise marks
+  /// work as pending and returns `false`, and the caller appends it to `pending` before unlocking.
+  @inlinable
+  func claimUnderLock() -> Bool {
+    while true {
+      let word = state.loadWord()
+      if word & Self.deliveringBit == 0 {
+        // Nobody delivers, so nobody can change the word without the lock.
+        state.storeWord(Self.deliveringBit)
+        return true
+      }
+      if word & Self.pendingBit != 0 { return false }
+      if state.compareExchangeWord(expected: word, desired: word | Self.pendingBit) {
+        return false
+      }
+      // The delivering thread released its claim meanwhile: look again.
+    }
   }
 
   /// Queues `work` (and `then`) if someone is delivering; otherwise claims delivery, queues `then`
   /// and returns `work` for the caller to run outside the lock.
   @inlinable
   func claim(_ work: Work, then: Work? = nil, _ state: inout State) -> Work? {
-    if state.delivering {
-      state.pending.append(work)
-      if let then { state.pending.append(then) }
-      return nil
+    if claimUnderLock() {
+      if let then {
+        state.pending.append(then)
+        self.state.storeWord(Self.deliveringBit | Self.pendingBit)
+      }
+      return work
     }
-    state.delivering = true
+    state.pending.append(work)
     if let then { state.pending.append(then) }
-    return work
+    return nil
   }
 
   /// Runs `work`, then everything queued meanwhile, then releases the delivery claim.
@@ -174,14 +228,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       case .replay(let events, let observer):
         for event in events { observer.on(event) }
       }
-      let next = state.withLock { state -> Work? in
-        if state.pending.isEmpty {
-          state.delivering = false
-          return nil
-        }
-        return state.pending.removeFirst()
-      }
-      guard let next else { return }
+      guard let next = nextWork() else { return }
       work = next
     }
   }
@@ -292,7 +339,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       let outcome = state.withLock { state -> (committed: Bool, work: Work?) in
         if state.version != version { return (false, nil) }
         if state.isDisposed || state.terminal != nil { return (true, nil) }
-        state.buffer = [value]
+        Self.replaceLatest(with: value, in: &state.buffer)
         state.version &+= 1
         let observers = state.observers
         return (true, claim(.deliver(.next(value), observers), &state))

@@ -90,7 +90,8 @@ struct MergeStateMachine<Element> {
   /// The next inner sequence the start loop subscribes, or `nil` after releasing the loop.
   mutating func nextToStart() -> (id: Int, source: Observable<Element>)? {
     if !outbox.isClosed, let next = starting.popFirst() { return next }
-    starting.removeAll()
+    // An empty queue keeps its storage: freeing it cost one allocation per inner sequence.
+    if outbox.isClosed { starting.removeAll() }
     isStarting = false
     return nil
   }

@@ -1,0 +1,63 @@
+import Benchmark
+import StreamsWorkloads
+
+/// One iteration runs 1000 operations of a workload: every number the tables show (time, mallocs)
+/// is for 1000 operations, so nanoseconds per iteration read as picoseconds per operation, and
+/// 5000 mallocs as 5 per operation. (Not `scalingFactor: .kilo`: its per-operation figures are
+/// rounded to whole nanoseconds.)
+let operationsPerIteration = 1000
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .instructions, .mallocCountTotal],
+    timeUnits: .nanoseconds,
+    warmupIterations: 3,
+    maxDuration: .seconds(1),
+    maxIterations: 2000
+  )
+
+  let openCombine: [String: @Sendable () -> OpenCombineWorkload] = [
+    "subject-map-filter": OpenCombineVariants.subjectMapFilter,
+    "subscribe-dispose": OpenCombineVariants.subscribeDispose,
+    "chain3-subscribe-dispose": OpenCombineVariants.chain3SubscribeDispose,
+    "fanout-1000": OpenCombineVariants.fanout1000,
+    "flatMap-just": OpenCombineVariants.flatMapJust,
+    "flatMapLatest-just": OpenCombineVariants.flatMapLatestJust,
+    "range-map-filter-reduce": OpenCombineVariants.rangeMapFilterReduce,
+    "scan-distinct": OpenCombineVariants.scanDistinct,
+    "behaviorRelay-10subs": OpenCombineVariants.behaviorRelay10,
+  ]
+
+  for entry in Workloads.all {
+    Benchmark("\(entry.name)/Streams") { benchmark in
+      let workload = entry.streams()
+      benchmark.startMeasurement()
+      workload.run(operationsPerIteration)
+      benchmark.stopMeasurement()
+      blackHole(workload.finish())
+    }
+    if let make = openCombine[entry.name] {
+      Benchmark("\(entry.name)/OpenCombine") { benchmark in
+        let workload = make()
+        benchmark.startMeasurement()
+        workload.run(operationsPerIteration)
+        benchmark.stopMeasurement()
+        blackHole(workload.finish())
+      }
+    }
+    Benchmark("\(entry.name)/baseline") { benchmark in
+      let workload = entry.baseline()
+      benchmark.startMeasurement()
+      workload.run(operationsPerIteration)
+      benchmark.stopMeasurement()
+      blackHole(workload.finish())
+    }
+  }
+
+  Benchmark("bridge-values/Streams") { _ in
+    blackHole(await BridgeValues.streams(operationsPerIteration))
+  }
+  Benchmark("bridge-values/AsyncStream") { _ in
+    blackHole(await BridgeValues.asyncStream(operationsPerIteration))
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import MallocInterposerSwift
+import StreamsWorkloads
+
+// Counts mallocs per operation of each Streams workload and fails when one makes more than its
+// allowance (`Workloads.Entry.mallocsPerOperation`). Cheap enough for CI: no timing, a few
+// thousand operations per workload. Timings are never asserted.
+//
+//   swift run --package-path Benchmarks -c release malloc-check
+//
+// The `-c release` matters: allocations the optimizer removes in release builds are counted in
+// debug ones.
+//
+// Per-operation counts are the difference between a long and a short run of the same workload,
+// so one-time costs (a first subscription, buffers growing to their final size) cancel out.
+
+let shortRun = 1_000
+let longRun = 11_000
+
+func mallocs(_ entry: Workloads.Entry, operations: Int) -> Int {
+  let workload = entry.streams()
+  workload.run(100)  // warm up: lazily made state, buffers at their steady size
+  MallocInterposerSwift.reset()
+  MallocInterposerSwift.hook()
+  workload.run(operations)
+  MallocInterposerSwift.unhook()
+  let count = MallocInterposerSwift.getStatistics().mallocCount
+  _ = workload.finish()
+  return count
+}
+
+/// Checks that the interposer is loaded: a fresh array buffer must be counted.
+func interposerCounts() -> Bool {
+  MallocInterposerSwift.reset()
+  MallocInterposerSwift.hook()
+  let array = [Int](repeating: 1, count: Int.random(in: 100...200))
+  MallocInterposerSwift.unhook()
+  withExtendedLifetime(array) {}
+  return MallocInterposerSwift.getStatistics().mallocCount > 0
+}
+
+// `malloc-check --run NAME COUNT [baseline]` only runs COUNT operations of one workload (its
+// Streams variant, or the plain-Swift baseline): a driver for profilers (`perf record -g`,
+// `valgrind --tool=callgrind`).
+let arguments = CommandLine.arguments
+if arguments.count >= 4, arguments[1] == "--run", let count = Int(arguments[3]) {
+  guard let entry = Workloads.all.first(where: { $0.name == arguments[2] }) else {
+    print("malloc-check: no workload named \(arguments[2])")
+    exit(2)
+  }
+  let workload =
+    arguments.count > 4 && arguments[4] == "baseline" ? entry.baseline() : entry.streams()
+  workload.run(count)
+  print(workload.finish())
+  exit(0)
+}
+
+guard interposerCounts() else {
+  print("malloc-check: the malloc interposer is not counting; cannot check")
+  exit(2)
+}
+
+var failures = 0
+print("workload                     mallocs/op  allowed")
+for entry in Workloads.all {
+  let short = mallocs(entry, operations: shortRun)
+  let long = mallocs(entry, operations: longRun)
+  let perOperation = Double(long - short) / Double(longRun - shortRun)
+  let ok = perOperation <= Double(entry.mallocsPerOperation) + 0.01
+  if !ok { failures += 1 }
+  let name = entry.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+  print(
+    "\(name) \(String(format: "%10.2f", perOperation))  \(entry.mallocsPerOperation)\(ok ? "" : "  FAIL")"
+  )
+}
+// bridge-values is async: an element is one `for await` step through `values`.
+func bridgeMallocs(_ count: Int) async -> Int {
+  _ = await BridgeValues.streams(100)
+  MallocInterposerSwift.reset()
+  MallocInterposerSwift.hook()
+  let sum = await BridgeValues.streams(count)
+  MallocInterposerSwift.unhook()
+  precondition(sum == count * (count - 1) / 2, "bridge-values lost elements")
+  return MallocInterposerSwift.getStatistics().mallocCount
+}
+let bridgeShort = await bridgeMallocs(shortRun)
+let bridgeLong = await bridgeMallocs(longRun)
+let bridgePerElement = Double(bridgeLong - bridgeShort) / Double(longRun - shortRun)
+let bridgeOK = bridgePerElement <= Double(BridgeValues.mallocsPerElement) + 0.01
+if !bridgeOK { failures += 1 }
+print(
+  "\("bridge-values".padding(toLength: 28, withPad: " ", startingAt: 0)) "
+    + "\(String(format: "%10.2f", bridgePerElement))  \(BridgeValues.mallocsPerElement)"
+    + (bridgeOK ? "" : "  FAIL"))
+
+if failures > 0 {
+  print("malloc-check: \(failures) workload(s) allocate more than allowed")
+  exit(1)
+}
+print("malloc-check: ok")
