@@ -133,7 +133,7 @@ extension SharedSequence {
   public static func never(
     file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
-    SharedSequence(TraitSources.never(file: file, line: line))
+    SharedSequence(Observable.never(file: file, line: line))
   }
 }
 
@@ -163,6 +163,6 @@ extension ObservableConvertibleType {
     recover: @escaping (any Error) -> Observable<Element>
   ) -> SharedSequence<Strategy, Element> where Element: Sendable {
     let onMain = MainHop.observeOnMain(asObservable(), file: file, line: line)
-    return SharedSequence(TraitCatch.catchError(onMain, file: file, line: line, recover))
+    return SharedSequence(onMain.catch(recover, file: file, line: line))
   }
 }

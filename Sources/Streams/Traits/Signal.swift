@@ -14,7 +14,7 @@ extension ObservableConvertibleType where Element: Sendable {
     onErrorJustReturn: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Element> {
     sharedSequence(SignalSharingStrategy.self, file: file, line: line) { _ in
-      TraitSources.just(onErrorJustReturn, file: file, line: line)
+      Observable.just(onErrorJustReturn, file: file, line: line)
     }
   }
 
