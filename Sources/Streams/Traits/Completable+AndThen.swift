@@ -69,6 +69,3 @@ private func andThenConcat<Result>(
   let retyped: Observable<Result> = first.map(absurd, file: file, line: line)
   return Observable.concat([retyped, second], file: file, line: line)
 }
-
-/// The element transform of an element-less sequence: it is never called.
-private func absurd<Result>(_ never: Never) -> Result {}

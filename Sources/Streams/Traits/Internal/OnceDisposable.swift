@@ -1,16 +1,3 @@
-/// Carries a ``GuardedSink`` into a `@Sendable` closure.
-///
-/// `@unchecked Sendable`: `GuardedSink` guards its own state (atomic flags, locked upstream); its
-/// `Element` need not be `Sendable` because only the sink's reference crosses, and the elements
-/// it forwards are produced on the receiving side.
-struct SendableSink<Element>: @unchecked Sendable {
-  let sink: GuardedSink<Element>
-
-  init(_ sink: GuardedSink<Element>) {
-    self.sink = sink
-  }
-}
-
 /// Runs a closure once, on the first `dispose()`: the `onDispose`/`onDisposed` hooks of the traits,
 /// whose closures RxSwift does not require to be `Sendable`.
 ///
