@@ -1,23 +1,23 @@
 extension ObservableType {
-  /// Emits the source's first element, or `nil` when the source completes empty, then completes.
+  /// Succeeds with the source's first element, or with `nil` when the source completes empty.
   ///
   /// ```swift
-  /// _ = Observable.of(1, 2).first().subscribe { print($0) }
-  /// // Prints "next(Optional(1))", "completed"
-  /// _ = Observable<Int>.empty().first().subscribe { print($0) }
-  /// // Prints "next(nil)", "completed"
+  /// _ = Observable.of(1, 2).first().subscribe(onSuccess: { print($0 as Any) })
+  /// // Prints "Optional(1)"
+  /// _ = Observable<Int>.empty().first().subscribe(onSuccess: { print($0 as Any) })
+  /// // Prints "nil"
   /// ```
   ///
-  /// RxSwift 6 returns `Single<Element?>`; this returns an `Observable<Element?>` with exactly
-  /// the events of that single (one element, then `.completed`; or `.error`), so that it can
-  /// return the trait once `Single` exists without changing what subscribers see.
+  /// Returns a ``Single`` of an optional, as RxSwift 6 does; its `asObservable()` emits one
+  /// element, then `.completed` (or `.error`).
   ///
   /// Completes right after the first element (disposing the source) or when the source completes
   /// empty; fails when the source fails first. Disposal disposes the source.
-  public func first(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element?> {
+  public func first(file: StaticString = #fileID, line: UInt = #line) -> Single<Element?> {
     let source = asObservable()
-    return Observable(kind: "first", upstreams: [source.traceID], file: file, line: line) {
-      observer in
+    let first = Observable<Element?>(
+      kind: "first", upstreams: [source.traceID], file: file, line: line
+    ) { observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
         source.subscribeAny(
@@ -35,5 +35,6 @@ extension ObservableType {
           }))
       return sink
     }
+    return Single(raw: first)
   }
 }

@@ -1,8 +1,8 @@
 extension ObservableType {
-  /// Collects every element and emits them as one array when the source completes.
+  /// Collects every element and succeeds with them as one array when the source completes.
   ///
   /// ```swift
-  /// _ = Observable.of(1, 2, 3).toArray().subscribe(onNext: { print($0) })
+  /// _ = Observable.of(1, 2, 3).toArray().subscribe(onSuccess: { print($0) })
   /// // Prints "[1, 2, 3]"
   /// ```
   ///
@@ -10,14 +10,12 @@ extension ObservableType {
   /// empty source). Fails when the source fails, without emitting the partial array. Disposal
   /// disposes the source.
   ///
-  /// RxSwift 6 returns `Single<[Element]>`; this returns `Observable<[Element]>`, which emits the
-  /// same events, until the `Single` trait lands.
-  ///
-  /// - Returns: An observable of a single array.
-  public func toArray(file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> {
+  /// - Returns: A ``Single`` of the array, as in RxSwift 6.
+  public func toArray(file: StaticString = #fileID, line: UInt = #line) -> Single<[Element]> {
     let source = asObservable()
-    return Observable(kind: "toArray", upstreams: [source.traceID], file: file, line: line) {
-      observer in
+    let collected = Observable<[Element]>(
+      kind: "toArray", upstreams: [source.traceID], file: file, line: line
+    ) { observer in
       var elements: [Element] = []
       let sink = GuardedSink(observer)
       sink.setUpstream(
@@ -38,5 +36,6 @@ extension ObservableType {
           }))
       return sink
     }
+    return Single(raw: collected)
   }
 }

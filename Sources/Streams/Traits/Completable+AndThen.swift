@@ -13,7 +13,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     _ second: Single<Result>, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Result> {
     Single(
-      raw: TraitFlatMap.andThen(primitiveSequence.source, second.source, file: file, line: line))
+      raw: andThenConcat(primitiveSequence.source, second.source, file: file, line: line))
   }
 
   /// Continues with the ``Maybe`` `second` once this `Completable` completes.
@@ -27,7 +27,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     _ second: Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Result> {
     Maybe(
-      raw: TraitFlatMap.andThen(primitiveSequence.source, second.source, file: file, line: line))
+      raw: andThenConcat(primitiveSequence.source, second.source, file: file, line: line))
   }
 
   /// Continues with the `Completable` `second` once this one completes.
@@ -42,7 +42,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     _ second: Completable, file: StaticString = #fileID, line: UInt = #line
   ) -> Completable {
     Completable(
-      raw: TraitFlatMap.andThen(primitiveSequence.source, second.source, file: file, line: line))
+      raw: andThenConcat(primitiveSequence.source, second.source, file: file, line: line))
   }
 
   /// Continues with the ``Observable`` `second` once this `Completable` completes.
@@ -57,6 +57,15 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   public func andThen<Result>(
     _ second: Observable<Result>, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
-    TraitFlatMap.andThen(primitiveSequence.source, second, file: file, line: line)
+    andThenConcat(primitiveSequence.source, second, file: file, line: line)
   }
+}
+
+/// `first`, then `second` once `first` completes: core `concat` over the element-less first
+/// sequence retyped to `Result`.
+private func andThenConcat<Result>(
+  _ first: Observable<Never>, _ second: Observable<Result>, file: StaticString, line: UInt
+) -> Observable<Result> {
+  let retyped: Observable<Result> = first.map(absurd, file: file, line: line)
+  return Observable.concat([retyped, second], file: file, line: line)
 }

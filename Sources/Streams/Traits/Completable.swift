@@ -145,7 +145,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// // Prints "done"
   /// ```
   public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Completable {
-    Completable(raw: TraitSources.empty(file: file, line: line))
+    Completable(raw: Observable.empty(file: file, line: line))
   }
 
   /// A `Completable` that fails with `error` at once.
@@ -157,7 +157,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   public static func error(
     _ error: any Error, file: StaticString = #fileID, line: UInt = #line
   ) -> Completable {
-    Completable(raw: TraitSources.error(error, file: file, line: line))
+    Completable(raw: Observable.error(error, file: file, line: line))
   }
 
   /// A `Completable` that never terminates.
@@ -166,7 +166,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// let pending = Completable.never()  // ------
   /// ```
   public static func never(file: StaticString = #fileID, line: UInt = #line) -> Completable {
-    Completable(raw: TraitSources.never(file: file, line: line))
+    Completable(raw: Observable.never(file: file, line: line))
   }
 
   /// Runs side effects around the events, subscription and disposal.
@@ -190,12 +190,11 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     onDispose: (() -> Void)? = nil,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Completable {
-    let handlers = TraitDoHandlers<Never>(
-      onError: onError, afterError: afterError, onCompleted: onCompleted,
-      afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed,
-      onDispose: onDispose)
-    return Completable(
-      raw: TraitDo.apply(primitiveSequence.source, handlers, file: file, line: line))
+    Completable(
+      raw: primitiveSequence.source.do(
+        onError: onError, afterError: afterError, onCompleted: onCompleted,
+        afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed,
+        onDispose: onDispose, file: file, line: line))
   }
 
   /// Runs `second` after this `Completable` completes.

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension ObservableConvertibleType where Element: Sendable {
   /// This sequence as a ``Driver`` that emits `onErrorJustReturn` and completes instead of
   /// failing.
@@ -14,7 +16,7 @@ extension ObservableConvertibleType where Element: Sendable {
     onErrorJustReturn: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Driver<Element> {
     sharedSequence(DriverSharingStrategy.self, file: file, line: line) { _ in
-      TraitSources.just(onErrorJustReturn, file: file, line: line)
+      Observable.just(onErrorJustReturn, file: file, line: line)
     }
   }
 
@@ -62,7 +64,7 @@ extension BehaviorRelay where Element: Sendable {
   /// // Prints "0"
   /// ```
   public func asDriver(file: StaticString = #fileID, line: UInt = #line) -> Driver<Element> {
-    Driver(MainHop.observeOnMain(asObservable(), file: file, line: line))
+    Driver(asObservable().observe(on: MainScheduler.instance, file: file, line: line))
   }
 }
 
@@ -231,7 +233,17 @@ enum MainActorSubscription {
       onCompleted: {
         MainActor.assumeIsolated { onCompleted?() }
       },
-      onDisposed: onDisposed.map { onDisposed in { MainHop.runOnMainActor(onDisposed) } })
+      onDisposed: onDisposed.map { onDisposed in { runOnMainActor(onDisposed) } })
+  }
+}
+
+/// Runs a main-actor closure on the main thread: now if already there, otherwise queued on the
+/// main queue. The thread check is the one behind `MainScheduler`.
+private func runOnMainActor(_ action: @escaping @MainActor @Sendable () -> Void) {
+  if MainQueueCheck.isMain {
+    MainActor.assumeIsolated(action)
+  } else {
+    DispatchQueue.main.async { MainActor.assumeIsolated(action) }
   }
 }
 

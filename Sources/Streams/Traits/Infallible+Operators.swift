@@ -8,7 +8,7 @@ extension Infallible {
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
-    Infallible(TraitSources.just(element, file: file, line: line))
+    Infallible(Observable.just(element, file: file, line: line))
   }
 
   /// An `Infallible` that completes at once.
@@ -19,7 +19,7 @@ extension Infallible {
   /// ```
   public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
   {
-    Infallible(TraitSources.empty(file: file, line: line))
+    Infallible(Observable.empty(file: file, line: line))
   }
 
   /// An `Infallible` that never emits nor completes.
@@ -29,7 +29,7 @@ extension Infallible {
   /// ```
   public static func never(file: StaticString = #fileID, line: UInt = #line) -> Infallible<Element>
   {
-    Infallible(TraitSources.never(file: file, line: line))
+    Infallible(Observable.never(file: file, line: line))
   }
 
   /// An `Infallible` that emits `elements` in order, then completes.
@@ -39,7 +39,7 @@ extension Infallible {
   /// // Prints "1", "2", "3"
   /// ```
   ///
-  /// Emits synchronously during `subscribe`.
+  /// Emits on the trampoline of the subscribing thread, as `Observable.of` does.
   public static func of(
     _ elements: Element..., file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
@@ -53,7 +53,7 @@ extension Infallible {
   /// // Prints "1", "2"
   /// ```
   ///
-  /// Emits synchronously during `subscribe`.
+  /// Emits on the trampoline of the subscribing thread, as `Observable.from` does.
   public static func from(
     _ array: [Element], file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
@@ -67,7 +67,8 @@ extension Infallible {
   /// // Prints "1", "2", "3"
   /// ```
   ///
-  /// Iterates `sequence` again for every subscription, synchronously during `subscribe`.
+  /// Iterates `sequence` again for every subscription, on the trampoline of the subscribing
+  /// thread, as `Observable.from` does.
   public static func from<S: Sequence>(
     _ sequence: S, file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> where S.Element == Element {
@@ -77,16 +78,7 @@ extension Infallible {
   private static func from<S: Sequence>(
     sequence: S, file: StaticString, line: UInt
   ) -> Infallible<Element> where S.Element == Element {
-    Infallible(
-      Observable(kind: "from", upstreams: [], file: file, line: line) { observer in
-        let sink = GuardedSink(observer)
-        for element in sequence {
-          guard sink.isActive else { return sink }
-          sink.on(.next(element))
-        }
-        sink.on(.completed)
-        return sink
-      })
+    Infallible(Observable.from(sequence, file: file, line: line))
   }
 
   /// Calls `factory` for every subscription and subscribes to the `Infallible` it returns.
@@ -98,7 +90,7 @@ extension Infallible {
     file: StaticString = #fileID, line: UInt = #line,
     _ factory: @escaping () -> Infallible<Element>
   ) -> Infallible<Element> {
-    Infallible(TraitSources.deferred(file: file, line: line) { factory().source })
+    Infallible(Observable.deferred(file: file, line: line) { factory().source })
   }
 }
 
@@ -145,7 +137,7 @@ extension InfallibleType {
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result?
   ) -> Infallible<Result> {
-    Infallible<Result>(TraitTransform.compactMap(asObservable(), file: file, line: line, transform))
+    Infallible<Result>(asObservable().compactMap(transform, file: file, line: line))
   }
 
   /// Subscribes to the `Infallible` `selector` returns for each element and merges them.
@@ -161,7 +153,7 @@ extension InfallibleType {
     _ selector: @escaping (Element) -> Source
   ) -> Infallible<Source.Element> {
     Infallible<Source.Element>(
-      TraitFlatten.merge(asObservable(), file: file, line: line) { selector($0).asObservable() })
+      asObservable().flatMap(selector, file: file, line: line))
   }
 
   /// Subscribes to the `Infallible` `selector` returns for each element, disposing the previous
@@ -179,9 +171,7 @@ extension InfallibleType {
     _ selector: @escaping (Element) -> Source
   ) -> Infallible<Source.Element> {
     Infallible<Source.Element>(
-      TraitFlatten.switchLatest(asObservable(), file: file, line: line) {
-        selector($0).asObservable()
-      })
+      asObservable().flatMapLatest(selector, file: file, line: line))
   }
 
   /// Drops elements equal, according to `comparer`, to the previous element emitted.
@@ -197,8 +187,7 @@ extension InfallibleType {
     _ comparer: @escaping (Element, Element) -> Bool
   ) -> Infallible<Element> {
     Infallible(
-      TraitTransform.distinctUntilChanged(
-        asObservable(), file: file, line: line, keySelector: { $0 }, isEqual: comparer))
+      asObservable().distinctUntilChanged(comparer, file: file, line: line))
   }
 
   /// Drops elements whose key equals the key of the previous element emitted.
@@ -215,8 +204,7 @@ extension InfallibleType {
     _ keySelector: @escaping (Element) -> Key
   ) -> Infallible<Element> {
     Infallible(
-      TraitTransform.distinctUntilChanged(
-        asObservable(), file: file, line: line, keySelector: keySelector, isEqual: ==))
+      asObservable().distinctUntilChanged(keySelector, file: file, line: line))
   }
 }
 
@@ -233,7 +221,6 @@ extension InfallibleType where Element: Equatable {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
-      TraitTransform.distinctUntilChanged(
-        asObservable(), file: file, line: line, keySelector: { $0 }, isEqual: ==))
+      asObservable().distinctUntilChanged(file: file, line: line))
   }
 }

@@ -28,7 +28,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     _ transform: @escaping (Element) throws -> Result?
   ) -> Maybe<Result> {
     Maybe(
-      raw: TraitTransform.compactMap(primitiveSequence.source, file: file, line: line, transform))
+      raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
   }
 
   /// Keeps the element only if it satisfies `predicate`, completing empty otherwise.
@@ -60,9 +60,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     _ selector: @escaping (Element) throws -> Maybe<Result>
   ) -> Maybe<Result> {
     Maybe(
-      raw: TraitFlatMap.flatMap(primitiveSequence.source, kind: "flatMap", file: file, line: line) {
-        try selector($0).source
-      })
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
   }
 
   /// A ``Single`` that succeeds with `default` when this `Maybe` completes empty.
@@ -77,8 +75,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     default: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
     Single(
-      raw: TraitElementCount.ifEmpty(
-        primitiveSequence.source, default: `default`, file: file, line: line))
+      raw: primitiveSequence.source.ifEmpty(default: `default`, file: file, line: line))
   }
 
   /// Continues with `other` when this `Maybe` completes empty.
@@ -92,8 +89,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     switchTo other: Maybe<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> {
     Maybe(
-      raw: TraitFlatMap.ifEmpty(
-        primitiveSequence.source, switchTo: other.source, file: file, line: line))
+      raw: primitiveSequence.source.ifEmpty(switchTo: other.source, file: file, line: line))
   }
 
   /// Continues with the ``Single`` `other` when this `Maybe` completes empty.
@@ -107,8 +103,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     switchTo other: Single<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
     Single(
-      raw: TraitFlatMap.ifEmpty(
-        primitiveSequence.source, switchTo: other.source, file: file, line: line))
+      raw: primitiveSequence.source.ifEmpty(switchTo: other.source, file: file, line: line))
   }
 
   /// Runs side effects around the events, subscription and disposal.
@@ -134,11 +129,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     onDispose: (() -> Void)? = nil,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> {
-    let handlers = TraitDoHandlers(
-      onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
-      onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
-      onSubscribed: onSubscribed, onDispose: onDispose)
-    return Maybe(raw: TraitDo.apply(primitiveSequence.source, handlers, file: file, line: line))
+    Maybe(
+      raw: primitiveSequence.source.do(
+        onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
+        onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
+        onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
   }
 
   /// Succeeds with `element` instead of failing.
@@ -153,9 +148,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> {
     Maybe(
-      raw: TraitCatch.catchError(primitiveSequence.source, file: file, line: line) { _ in
-        TraitSources.just(element, file: file, line: line)
-      })
+      raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
   }
 
   /// RxSwift 5's name for ``catchAndReturn(_:file:line:)``.
@@ -172,6 +165,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// ```
   public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
     Completable(
-      raw: TraitElementCount.ignoreElements(primitiveSequence.source, file: file, line: line))
+      raw: primitiveSequence.source.ignoreElements(file: file, line: line))
   }
 }

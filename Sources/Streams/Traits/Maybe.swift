@@ -166,7 +166,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> {
-    Maybe(raw: TraitSources.just(element, file: file, line: line))
+    Maybe(raw: Observable.just(element, file: file, line: line))
   }
 
   /// A `Maybe` that succeeds with `element` from an action on `scheduler`; disposal before the
@@ -179,7 +179,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     _ element: Element, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> where Element: Sendable {
-    Maybe(raw: TraitSources.just(element, scheduler: scheduler, file: file, line: line))
+    Maybe(
+      raw: Observable.just(element, file: file, line: line).subscribe(
+        on: scheduler, file: file, line: line))
   }
 
   /// A `Maybe` that completes empty at once.
@@ -189,7 +191,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// // Prints "empty"
   /// ```
   public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-    Maybe(raw: TraitSources.empty(file: file, line: line))
+    Maybe(raw: Observable.empty(file: file, line: line))
   }
 
   /// A `Maybe` that fails with `error` at once.
@@ -201,7 +203,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   public static func error(
     _ error: any Error, file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> {
-    Maybe(raw: TraitSources.error(error, file: file, line: line))
+    Maybe(raw: Observable.error(error, file: file, line: line))
   }
 
   /// A `Maybe` that never terminates.
@@ -210,6 +212,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// let pending = Maybe<Int>.never()  // ------
   /// ```
   public static func never(file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-    Maybe(raw: TraitSources.never(file: file, line: line))
+    Maybe(raw: Observable.never(file: file, line: line))
   }
 }

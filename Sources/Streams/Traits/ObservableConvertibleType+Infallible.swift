@@ -11,9 +11,7 @@ extension ObservableConvertibleType {
     onErrorJustReturn element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
-      TraitCatch.catchError(asObservable(), file: file, line: line) { _ in
-        TraitSources.just(element, file: file, line: line)
-      })
+      asObservable().catchAndReturn(element, file: file, line: line))
   }
 
   /// This sequence as an ``Infallible`` that continues with `infallible` instead of failing.
@@ -30,7 +28,7 @@ extension ObservableConvertibleType {
     line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
-      TraitCatch.catchError(asObservable(), file: file, line: line) { _ in infallible.source })
+      asObservable().catch({ _ in infallible.source }, file: file, line: line))
   }
 
   /// This sequence as an ``Infallible`` that continues with the `Infallible` `onErrorRecover`
@@ -47,7 +45,7 @@ extension ObservableConvertibleType {
     line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
-      TraitCatch.catchError(asObservable(), file: file, line: line) { onErrorRecover($0).source })
+      asObservable().catch({ onErrorRecover($0).source }, file: file, line: line))
   }
 }
 

@@ -16,9 +16,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     resultSelector: @escaping (E1, E2, repeat each E) throws -> Element
   ) -> Single<Element> {
     Single(
-      raw: ZipArity.zip(
-        source1.source, source2.source, repeat (each sources).source, file: file, line: line,
-        resultSelector: resultSelector))
+      raw: Observable.zip(
+        source1.source, source2.source, repeat (each sources).source,
+        resultSelector: resultSelector, file: file, line: line))
   }
 
   /// Succeeds with an array of the elements of the `Single`s in `collection`, which are
@@ -33,7 +33,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   public static func zip<C: Collection>(
     _ collection: C, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<[Element]> where C.Element == Single<Element> {
-    Single<[Element]>(raw: ZipArity.zip(collection.map(\.source), file: file, line: line) { $0 })
+    zip(collection, file: file, line: line) { $0 }
   }
 
   /// Succeeds with `resultSelector` applied to the array of elements of the `Single`s in
@@ -48,9 +48,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ collection: C, file: StaticString = #fileID, line: UInt = #line,
     resultSelector: @escaping ([Element]) throws -> Result
   ) -> Single<Result> where C.Element == Single<Element> {
-    Single<Result>(
-      raw: ZipArity.zip(
-        collection.map(\.source), file: file, line: line, resultSelector: resultSelector))
+    // As in RxSwift: core `zip` of no sources completes without an element, so an empty
+    // collection is handled here.
+    guard !collection.isEmpty else {
+      return Single(
+        raw: Observable.deferred(file: file, line: line) { .just(try resultSelector([])) })
+    }
+    return Single(
+      raw: Observable.zip(
+        collection.map(\.source), resultSelector: resultSelector, file: file, line: line))
   }
 }
 
@@ -69,9 +75,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Single<(E1, E2, repeat each E)> {
     Single(
-      raw: ZipArity.zip(
-        source1.source, source2.source, repeat (each sources).source, file: file, line: line
-      ) { (first: E1, second: E2, rest: repeat each E) in (first, second, repeat each rest) })
+      raw: Observable<Any>.zip(
+        source1.source, source2.source, repeat (each sources).source, file: file, line: line))
   }
 }
 
@@ -128,7 +133,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
   }
 }
 
-/// Typed front ends of ``TraitZip``.
+/// Typed front ends of ``TraitZip`` for `Maybe.zip`.
 private enum ZipArity {
   static func zip<E1, E2, each E, Result>(
     _ source1: Observable<E1>, _ source2: Observable<E2>, _ sources: repeat Observable<each E>,

@@ -66,7 +66,7 @@ extension PrimitiveSequence {
     _ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: TraitSources.deferred(file: file, line: line) { try observableFactory().source })
+      raw: Observable.deferred(file: file, line: line) { try observableFactory().source })
   }
 
   /// Continues a failed sequence with the sequence `handler` returns for the error.
@@ -84,7 +84,7 @@ extension PrimitiveSequence {
     _ handler: @escaping (any Error) throws -> PrimitiveSequence<Trait, Element>
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: TraitCatch.catchError(source, file: file, line: line) { try handler($0).source })
+      raw: source.catch({ try handler($0).source }, file: file, line: line))
   }
 
   /// RxSwift 5's name for ``catch(file:line:_:)``.
@@ -110,7 +110,7 @@ extension PrimitiveSequence {
     _ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: TraitCatch.retry(source, maxAttemptCount: maxAttemptCount, file: file, line: line))
+      raw: source.retry(maxAttemptCount, file: file, line: line))
   }
 
   /// Subscribes again after a failure each time the trigger built from the errors emits.
@@ -136,7 +136,7 @@ extension PrimitiveSequence {
     when notificationHandler: @escaping (Observable<ErrorType>) -> TriggerObservable
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: TraitCatch.retryWhen(source, file: file, line: line, notificationHandler))
+      raw: source.retry(when: notificationHandler, file: file, line: line))
   }
 
   /// ``retry(file:line:when:)`` receiving every error as `any Error`.
@@ -145,7 +145,7 @@ extension PrimitiveSequence {
     when notificationHandler: @escaping (Observable<any Error>) -> TriggerObservable
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: TraitCatch.retryWhen(source, file: file, line: line, notificationHandler))
+      raw: source.retry(when: notificationHandler, file: file, line: line))
   }
 
   /// RxSwift 5's name for ``retry(file:line:when:)``.

@@ -40,7 +40,7 @@ extension SharedSequenceConvertibleType {
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result?
   ) -> SharedSequence<SharingStrategy, Result> {
-    SharedSequence(TraitTransform.compactMap(asObservable(), file: file, line: line, transform))
+    SharedSequence(asObservable().compactMap(transform, file: file, line: line))
   }
 
   /// Drops elements equal, according to `comparer`, to the previous element emitted.
@@ -55,8 +55,7 @@ extension SharedSequenceConvertibleType {
     _ comparer: @escaping (Element, Element) -> Bool
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      TraitTransform.distinctUntilChanged(
-        asObservable(), file: file, line: line, keySelector: { $0 }, isEqual: comparer))
+      asObservable().distinctUntilChanged(comparer, file: file, line: line))
   }
 
   /// Drops elements whose key equals the key of the previous element emitted.
@@ -71,8 +70,7 @@ extension SharedSequenceConvertibleType {
     _ keySelector: @escaping (Element) -> Key
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      TraitTransform.distinctUntilChanged(
-        asObservable(), file: file, line: line, keySelector: keySelector, isEqual: ==))
+      asObservable().distinctUntilChanged(keySelector, file: file, line: line))
   }
 
   /// Subscribes to the shared sequence `selector` returns for each element, disposing the
@@ -90,7 +88,7 @@ extension SharedSequenceConvertibleType {
     _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
   ) -> SharedSequence<Sharing, Result> {
     SharedSequence(
-      TraitFlatten.switchLatest(asObservable(), file: file, line: line) { selector($0).source })
+      asObservable().flatMapLatest(selector, file: file, line: line))
   }
 }
 
@@ -107,7 +105,6 @@ extension SharedSequenceConvertibleType where Element: Equatable {
     file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      TraitTransform.distinctUntilChanged(
-        asObservable(), file: file, line: line, keySelector: { $0 }, isEqual: ==))
+      asObservable().distinctUntilChanged(file: file, line: line))
   }
 }

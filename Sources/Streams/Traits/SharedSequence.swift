@@ -1,7 +1,7 @@
 /// How a ``SharedSequence`` shares its source among subscribers: RxCocoa's sharing strategy.
 ///
 /// RxCocoa's protocol also names the scheduler elements are delivered on (`MainScheduler`);
-/// Streams' shared sequences always deliver on the main thread through their own hop, so the
+/// Streams' shared sequences always deliver through `observe(on: MainScheduler.instance)`, so the
 /// protocol only describes the sharing.
 public protocol SharingStrategyProtocol {
   /// Shares `source` among the subscribers of a shared sequence.
@@ -13,7 +13,7 @@ public protocol SharingStrategyProtocol {
 public enum DriverSharingStrategy: SharingStrategyProtocol {
   /// Shares `source`, replaying the latest element while connected.
   public static func share<Element>(_ source: Observable<Element>) -> Observable<Element> {
-    ShareWhileConnected.share(source, replay: 1)
+    source.share(replay: 1, scope: .whileConnected)
   }
 }
 
@@ -21,7 +21,7 @@ public enum DriverSharingStrategy: SharingStrategyProtocol {
 public enum SignalSharingStrategy: SharingStrategyProtocol {
   /// Shares `source` without replay.
   public static func share<Element>(_ source: Observable<Element>) -> Observable<Element> {
-    ShareWhileConnected.share(source, replay: 0)
+    source.share(replay: 0, scope: .whileConnected)
   }
 }
 
@@ -43,9 +43,9 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 /// ```
 ///
 /// Events reach subscribers on the main thread: synchronously when the source emits there and no
-/// other main-thread delivery is pending, otherwise through the main queue (like RxSwift's
-/// `MainScheduler`). A delivery requested while another one runs on the main thread is queued
-/// too: a shared sequence converted again (`signal.asDriver(...)`) or a recovery sequence
+/// other main-thread delivery is pending, otherwise through the main queue: `observe(on:
+/// MainScheduler.instance)`. A delivery requested while another one runs on the main thread is
+/// queued too: a shared sequence converted again (`signal.asDriver(...)`) or a recovery sequence
 /// subscribed from inside an error delivery emits on a later turn of the main queue, as in
 /// RxSwift. Replayed elements (a `Driver`'s latest) are delivered to a new subscriber
 /// during its subscription, on the subscribing thread: subscribe on the main thread, as `drive`
@@ -105,7 +105,8 @@ extension SharedSequence {
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> where Element: Sendable {
     SharedSequence(
-      MainHop.emitOnMain([.next(element), .completed], kind: "just", file: file, line: line))
+      Observable.just(element, file: file, line: line)
+        .observe(on: MainScheduler.instance, file: file, line: line))
   }
 
   /// A shared sequence that completes on the main thread.
@@ -117,12 +118,9 @@ extension SharedSequence {
     file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      Observable(kind: "empty", upstreams: [], file: file, line: line) { observer in
-        let sink = GuardedSink(observer)
-        let target = SendableSink(sink)
-        MainHop.run { target.sink.on(.completed) }
-        return sink
-      })
+      Observable<Never>.empty(file: file, line: line)
+        .observe(on: MainScheduler.instance, file: file, line: line)
+        .map(absurd, file: file, line: line))
   }
 
   /// A shared sequence that never emits nor completes.
@@ -133,7 +131,7 @@ extension SharedSequence {
   public static func never(
     file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
-    SharedSequence(TraitSources.never(file: file, line: line))
+    SharedSequence(Observable.never(file: file, line: line))
   }
 }
 
@@ -162,7 +160,7 @@ extension ObservableConvertibleType {
     _: Strategy.Type, file: StaticString, line: UInt,
     recover: @escaping (any Error) -> Observable<Element>
   ) -> SharedSequence<Strategy, Element> where Element: Sendable {
-    let onMain = MainHop.observeOnMain(asObservable(), file: file, line: line)
-    return SharedSequence(TraitCatch.catchError(onMain, file: file, line: line, recover))
+    let onMain = asObservable().observe(on: MainScheduler.instance, file: file, line: line)
+    return SharedSequence(onMain.catch(recover, file: file, line: line))
   }
 }

@@ -14,7 +14,7 @@ extension ObservableConvertibleType where Element: Sendable {
     onErrorJustReturn: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Element> {
     sharedSequence(SignalSharingStrategy.self, file: file, line: line) { _ in
-      TraitSources.just(onErrorJustReturn, file: file, line: line)
+      Observable.just(onErrorJustReturn, file: file, line: line)
     }
   }
 
@@ -60,7 +60,7 @@ extension PublishRelay where Element: Sendable {
   /// taps.asSignal().emit(onNext: { print("tap") }).disposed(by: bag)
   /// ```
   public func asSignal(file: StaticString = #fileID, line: UInt = #line) -> Signal<Element> {
-    Signal(MainHop.observeOnMain(asObservable(), file: file, line: line))
+    Signal(asObservable().observe(on: MainScheduler.instance, file: file, line: line))
   }
 }
 

@@ -29,7 +29,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ transform: @escaping (Element) throws -> Result?
   ) -> Maybe<Result> {
     Maybe(
-      raw: TraitTransform.compactMap(primitiveSequence.source, file: file, line: line, transform))
+      raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
   }
 
   /// Keeps the element only if it satisfies `predicate`.
@@ -63,9 +63,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ selector: @escaping (Element) throws -> Single<Result>
   ) -> Single<Result> {
     Single(
-      raw: TraitFlatMap.flatMap(primitiveSequence.source, kind: "flatMap", file: file, line: line) {
-        try selector($0).source
-      })
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
   }
 
   /// Continues with the ``Maybe`` that `selector` returns for the element.
@@ -80,9 +78,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ selector: @escaping (Element) throws -> Maybe<Result>
   ) -> Maybe<Result> {
     Maybe(
-      raw: TraitFlatMap.flatMap(
-        primitiveSequence.source, kind: "flatMapMaybe", file: file, line: line
-      ) { try selector($0).source })
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
   }
 
   /// Continues with the ``Completable`` that `selector` returns for the element.
@@ -97,9 +93,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ selector: @escaping (Element) throws -> Completable
   ) -> Completable {
     Completable(
-      raw: TraitFlatMap.flatMap(
-        primitiveSequence.source, kind: "flatMapCompletable", file: file, line: line
-      ) { try selector($0).source })
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
   }
 
   /// Runs side effects around the success, the failure, subscription and disposal.
@@ -126,10 +120,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     onDispose: (() -> Void)? = nil,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
-    let handlers = TraitDoHandlers(
-      onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError,
-      onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose)
-    return Single(raw: TraitDo.apply(primitiveSequence.source, handlers, file: file, line: line))
+    Single(
+      raw: primitiveSequence.source.do(
+        onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError,
+        onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file,
+        line: line))
   }
 
   /// Succeeds with `element` instead of failing.
@@ -144,9 +139,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
     Single(
-      raw: TraitCatch.catchError(primitiveSequence.source, file: file, line: line) { _ in
-        TraitSources.just(element, file: file, line: line)
-      })
+      raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
   }
 
   /// RxSwift 5's name for ``catchAndReturn(_:file:line:)``.
@@ -172,6 +165,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// ```
   public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
     Completable(
-      raw: TraitElementCount.ignoreElements(primitiveSequence.source, file: file, line: line))
+      raw: primitiveSequence.source.ignoreElements(file: file, line: line))
   }
 }

@@ -167,7 +167,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
-    Single(raw: TraitSources.just(element, file: file, line: line))
+    Single(raw: Observable.just(element, file: file, line: line))
   }
 
   /// A `Single` that succeeds with `element` from an action on `scheduler`.
@@ -181,7 +181,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ element: Element, scheduler: any ImmediateSchedulerType,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> where Element: Sendable {
-    Single(raw: TraitSources.just(element, scheduler: scheduler, file: file, line: line))
+    Single(
+      raw: Observable.just(element, file: file, line: line).subscribe(
+        on: scheduler, file: file, line: line))
   }
 
   /// A `Single` that fails with `error` at once.
@@ -193,7 +195,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   public static func error(
     _ error: any Error, file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
-    Single(raw: TraitSources.error(error, file: file, line: line))
+    Single(raw: Observable.error(error, file: file, line: line))
   }
 
   /// A `Single` that never succeeds nor fails.
@@ -202,6 +204,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// let pending = Single<Int>.never()  // ------
   /// ```
   public static func never(file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-    Single(raw: TraitSources.never(file: file, line: line))
+    Single(raw: Observable.never(file: file, line: line))
   }
 }

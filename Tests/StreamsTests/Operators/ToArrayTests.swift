@@ -12,7 +12,7 @@ struct ToArrayTests {
     let xs = scheduler.createHotObservable([
       .next(150, 1), .next(210, 2), .next(220, 3), .completed(250),
     ])
-    let res = scheduler.start { xs.toArray() }
+    let res = scheduler.start { xs.toArray().asObservable() }
     #expect(res.events == [.next(250, [2, 3]), .completed(250)])
     #expect(xs.subscriptions == [Subscription(200, 250)])
   }
@@ -21,7 +21,7 @@ struct ToArrayTests {
   func empty() {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(150, 1), .completed(250)])
-    let res = scheduler.start { xs.toArray() }
+    let res = scheduler.start { xs.toArray().asObservable() }
     #expect(res.events == [.next(250, []), .completed(250)])
   }
 
@@ -29,7 +29,7 @@ struct ToArrayTests {
   func error() {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(210, 2), .error(220, TestError())])
-    let res = scheduler.start { xs.toArray() }
+    let res = scheduler.start { xs.toArray().asObservable() }
     #expect(res.events == [.error(220, TestError())])
     #expect(xs.subscriptions == [Subscription(200, 220)])
   }
@@ -38,7 +38,7 @@ struct ToArrayTests {
   func disposal() {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(210, 2), .next(220, 3), .completed(250)])
-    let res = scheduler.start(disposed: 230) { xs.toArray() }
+    let res = scheduler.start(disposed: 230) { xs.toArray().asObservable() }
     #expect(res.events.isEmpty)
     #expect(xs.subscriptions == [Subscription(200, 230)])
   }
@@ -52,8 +52,8 @@ struct ToArrayTests {
       observer.onCompleted()
       return Disposables.create()
     }.toArray()
-    _ = source.subscribe(onNext: { received.append($0) })
-    _ = source.subscribe(onNext: { received.append($0) })
+    _ = source.subscribe(onSuccess: { received.append($0) })
+    _ = source.subscribe(onSuccess: { received.append($0) })
     #expect(received == [[1, 2], [1, 2]])
   }
 }

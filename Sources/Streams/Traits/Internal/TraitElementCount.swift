@@ -1,5 +1,7 @@
-/// Conversions that check how many elements a sequence has: `asSingle`, `asMaybe`,
-/// `ignoreElements` and `ifEmpty(default:)` as the traits need them.
+/// The conversions that check how many elements a sequence has: `asSingle` and `asMaybe`.
+///
+/// The core has no operator with this behaviour: `single()` emits the element as soon as it
+/// arrives, whereas these hold it until the source completes, as RxSwift's `asSingle()` does.
 enum TraitElementCount {
   /// How many elements a conversion accepts.
   enum Rule {
@@ -40,51 +42,6 @@ enum TraitElementCount {
               } else {
                 sink.on(.completed)
               }
-            }
-          }))
-      return sink
-    }
-  }
-
-  /// Drops every element; forwards the terminal event.
-  static func ignoreElements<Element>(
-    _ source: Observable<Element>, file: StaticString, line: UInt
-  ) -> Observable<Never> {
-    Observable(kind: "ignoreElements", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeAny(
-          AnyObserver { event in
-            switch event {
-            case .next: break
-            case .error(let error): sink.on(.error(error))
-            case .completed: sink.on(.completed)
-            }
-          }))
-      return sink
-    }
-  }
-
-  /// Forwards the source; if it completes without an element, emits `element` first.
-  static func ifEmpty<Element>(
-    _ source: Observable<Element>, default element: Element, file: StaticString, line: UInt
-  ) -> Observable<Element> {
-    Observable(kind: "ifEmpty", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      let sawElement = Locked(false)
-      sink.setUpstream(
-        source.subscribeAny(
-          AnyObserver { event in
-            switch event {
-            case .next:
-              sawElement.withLock { $0 = true }
-              sink.on(event)
-            case .error: sink.on(event)
-            case .completed:
-              if !sawElement.withLock({ $0 }) { sink.on(.next(element)) }
-              sink.on(.completed)
             }
           }))
       return sink

@@ -1,5 +1,10 @@
-/// `zip` for traits: subscribes to every source at once and emits the combination of their first
+/// `zip` for `Maybe`: subscribes to every source at once and emits the combination of their first
 /// elements.
+///
+/// Kept apart from the core `Observable.zip` (which `Single.zip` uses) for one difference: a
+/// `Maybe` that completes empty completes this result at once, disposing the other sources. The
+/// core `zip`, like RxSwift's, waits: for `ys` completing empty at 230 and `xs` succeeding at 300,
+/// it completes at 300 and keeps `xs` subscribed until then (`Maybe.zip`'s tests expect 230).
 ///
 /// Sources are type-erased to `Any` inside the sink so that one implementation serves every arity;
 /// the typed `resultSelector` built by the caller casts them back. The result:
