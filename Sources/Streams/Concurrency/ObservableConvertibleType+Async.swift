@@ -14,10 +14,17 @@ extension ObservableConvertibleType where Element: Sendable {
   /// soon as the first element arrives; later elements are ignored. Cancelling the waiting task
   /// disposes the subscription and throws `CancellationError`: the continuation is never leaked.
   ///
+  /// The answer is the first element the subscription receives, even when it arrives between
+  /// the subscription and the moment the task suspends to wait (another thread may send at any
+  /// time): the iterator keeps one element for it (`.bufferingOldest(1)`), so `0` is returned for
+  /// a sequence sending `0, 1, 2`, never a later element.
+  ///
   /// Named `firstValue` rather than RxSwift's operator name `first()`, which returns a `Single`.
   public nonisolated(nonsending) var firstValue: Element? {
     get async throws {
-      var iterator = values(bufferingPolicy: .bufferingOldest(0)).makeAsyncIterator()
+      // Not `.bufferingOldest(0)`: an element arriving after `subscribe` returned but before the
+      // continuation is stored would be dropped, and a later one returned as the "first".
+      var iterator = values(bufferingPolicy: .bufferingOldest(1)).makeAsyncIterator()
       if let element = try await iterator.next(isolation: #isolation) { return element }
       if iterator.wasCancelled { throw CancellationError() }
       return nil

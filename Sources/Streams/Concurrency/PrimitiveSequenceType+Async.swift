@@ -13,11 +13,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
   /// subscription, then throws `CancellationError`: the continuation is always resumed, exactly
   /// once, never under a lock (RxSwift's `value` leaves it waiting forever when the task is
   /// cancelled, its issue #2426). A `Single` that completes without an element throws
-  /// `RxError.noElements`.
+  /// `RxError.noElements`; a success is never lost, even when it arrives from another thread
+  /// before the task has suspended to wait (the element is kept for it), so a cancellation racing
+  /// with a success ends in the element or in `CancellationError`, never in `RxError.noElements`.
   public nonisolated(nonsending) var value: Element {
     get async throws {
+      // `.bufferingOldest(1)`, not 0: with no room, a success sent between `subscribe` and the
+      // suspension would be dropped and the completion behind it misread as an empty `Single`.
       var iterator = primitiveSequence.asObservable()
-        .values(bufferingPolicy: .bufferingOldest(0)).makeAsyncIterator()
+        .values(bufferingPolicy: .bufferingOldest(1)).makeAsyncIterator()
       if let element = try await iterator.next(isolation: #isolation) { return element }
       if iterator.wasCancelled { throw CancellationError() }
       throw RxError.noElements
@@ -107,11 +111,14 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element: Sendable {
   ///
   /// Throws the error on failure. Made in the caller's isolation; cancelling the waiting task
   /// disposes the subscription, then throws `CancellationError`, so a cancellation is never
-  /// mistaken for an empty `Maybe`.
+  /// mistaken for an empty `Maybe`. A success is never lost, even when it arrives from another
+  /// thread before the task has suspended to wait, so it is never mistaken for an empty `Maybe`
+  /// either.
   public nonisolated(nonsending) var value: Element? {
     get async throws {
+      // `.bufferingOldest(1)`, not 0: see `Single.value`.
       var iterator = primitiveSequence.asObservable()
-        .values(bufferingPolicy: .bufferingOldest(0)).makeAsyncIterator()
+        .values(bufferingPolicy: .bufferingOldest(1)).makeAsyncIterator()
       if let element = try await iterator.next(isolation: #isolation) { return element }
       if iterator.wasCancelled { throw CancellationError() }
       return nil

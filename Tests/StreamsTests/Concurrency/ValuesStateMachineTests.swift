@@ -78,6 +78,42 @@ struct ValuesStateMachineTests {
     #expect(machine.dropped == 1)
   }
 
+  @Test(
+    "an element sent after subscribing, before the consumer suspends, meets the policy: kept by oldest(1)"
+  )
+  func elementBeforeSuspension() {
+    // The window `firstValue` and `Single.value` meet when another thread sends between the
+    // consumer's `subscribe` and its suspension: with no room the element is lost and the
+    // completion behind it reads as "empty"; with room for one it is the answer.
+    var none = ValuesStateMachine<Int>(policy: .bufferingOldest(0))
+    _ = none.next()
+    #expect(none.subscribed(CountingDisposable()) == nil)
+    guard case .dropped(7) = none.element(7) else {
+      Issue.record("with a limit of 0 and no waiter, the element is dropped")
+      return
+    }
+    _ = none.terminal(.completed)
+    guard case .end(_, nil) = none.next() else {
+      Issue.record("the completion is all that is left")
+      return
+    }
+
+    var one = ValuesStateMachine<Int>(policy: .bufferingOldest(1))
+    _ = one.next()
+    #expect(one.subscribed(CountingDisposable()) == nil)
+    guard case .none = one.element(7) else {
+      Issue.record("with room for one, the element is kept")
+      return
+    }
+    guard case .dropped(8) = one.element(8) else {
+      Issue.record("later elements are dropped: the first one stays the answer")
+      return
+    }
+    _ = one.terminal(.completed)
+    #expect(element(one.next()) == 7)
+    #expect(one.dropped == 1)
+  }
+
   @Test("a terminal event waits behind the buffer and is delivered once")
   func terminalAfterBuffer() {
     var machine = ValuesStateMachine<Int>(policy: .unbounded)
