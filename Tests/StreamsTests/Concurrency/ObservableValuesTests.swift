@@ -337,11 +337,17 @@ struct ObservableValuesTests {
 
   /// Sends `1...4` while the consumer is suspended: the first goes straight to it, the rest meet
   /// the policy.
+  ///
+  /// The consumer stays busy (held at `gate`) from the first element until everything is sent, so
+  /// `2...4` wait for it. Without the gate the outcome would be a race the contract allows either
+  /// way: a consumer that resumes and suspends again before `2` is sent is a suspended consumer,
+  /// and receives `2` directly too.
   private func suspendedConsumer(
     _ policy: AsyncBufferingPolicy
   ) async throws -> (received: [Int], dropped: [Int]) {
     let subject = PublishSubject<Int>()
     let drops = BridgeBox<[Int]>([])
+    let gate = BridgeBox(false)
     let iterator = subject.values(bufferingPolicy: policy) { element in
       drops.update { $0.append(element) }
     }.makeAsyncIterator()
@@ -349,12 +355,16 @@ struct ObservableValuesTests {
     let consumer = Task { [iterator] in
       var iterator = iterator
       var received: [Int] = []
-      while let value = try await iterator.next() { received.append(value) }
+      while let value = try await iterator.next() {
+        received.append(value)
+        await bridgeWait { gate.value }
+      }
       return received
     }
     await bridgeWait { storage.hasWaiter }
     for element in 1...4 { subject.onNext(element) }
     subject.onCompleted()
+    gate.update { $0 = true }
     return (try await consumer.value, drops.value)
   }
 
