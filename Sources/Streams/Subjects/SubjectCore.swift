@@ -260,8 +260,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
       } else {
         let key = state.nextKey
         state.nextKey += 1
-        // Weak: the subscription is stored with the observer, and must not keep the subject alive.
-        let registered = SubjectSubscription { [weak self] in self?.unsubscribe(key) }
+        // The subscription holds the subject weakly: it is stored with the observer.
+        let registered = SubjectSubscription(owner: self, key: key) { owner, key in
+          unsafeDowncast(owner, to: SubjectCore<Element>.self).unsubscribe(key)
+        }
         state.observers.append((key, observer, registered))
         subscription = registered
       }
@@ -359,47 +361,53 @@ final class SubjectCore<Element>: @unchecked Sendable {
 /// thread (a delivery already running on another thread may still finish, as in RxSwift).
 /// Disposing twice is harmless: the removal runs once.
 ///
-/// `@unchecked Sendable`: `remove` is immutable and `Sendable`; `flag` is only touched through its
-/// atomic operations.
+/// `@unchecked Sendable`: the header (the removal closure) is immutable and `Sendable`; the flag word
+/// is only touched through its atomic operations.
 @usableFromInline
-final class SubjectSubscription: Disposable, @unchecked Sendable {
-  @usableFromInline let remove: @Sendable () -> Void
-  @usableFromInline let flag: AtomicFlag
+struct SubjectSubscription: Disposable, @unchecked Sendable {
+  /// What disposal needs: the subject (weakly: the subject's observer list stores this
+  /// subscription), the observer's key, and a non-capturing function made in specialized code that
+  /// removes the key from that subject.
+  @usableFromInline
+  struct Header {
+    @usableFromInline weak var owner: AnyObject?
+    @usableFromInline let key: Int
+    @usableFromInline let remove: @Sendable (AnyObject, Int) -> Void
+
+    @inlinable
+    init(owner: AnyObject, key: Int, remove: @escaping @Sendable (AnyObject, Int) -> Void) {
+      self.owner = owner
+      self.key = key
+      self.remove = remove
+    }
+  }
+
+  /// One allocation: the header, and the disposed flag as the one tail word.
+  @usableFromInline
+  final class Storage: ManagedBuffer<Header, Int> {}
+
+  @usableFromInline let storage: Storage
 
   @inlinable
-  init(_ remove: @escaping @Sendable () -> Void) {
-    self.remove = remove
-    flag = AtomicFlag.make()
+  init(owner: AnyObject, key: Int, remove: @escaping @Sendable (AnyObject, Int) -> Void) {
+    let buffer = Storage.create(minimumCapacity: 1) { _ in
+      Header(owner: owner, key: key, remove: remove)
+    }
+    storage = unsafeDowncast(buffer, to: Storage.self)
+    storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
   }
 
   /// `true` until disposed.
   @inlinable
-  var isActive: Bool { !flag.isSet }
+  var isActive: Bool {
+    storage.withUnsafeMutablePointerToElements { streams_atomic_load($0) == 0 }
+  }
 
   @inlinable
   func dispose() {
-    if flag.set() { remove() }
-  }
-}
-
-/// One atomic word in its own small allocation (no lock), initially clear.
-@usableFromInline
-final class AtomicFlag: ManagedBuffer<Void, Int> {
-  @inlinable
-  static func make() -> AtomicFlag {
-    let buffer = Self.create(minimumCapacity: 1) { _ in }
-    let flag = unsafeDowncast(buffer, to: AtomicFlag.self)
-    flag.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
-    return flag
-  }
-
-  /// `true` once ``set()`` was called.
-  @inlinable
-  var isSet: Bool { withUnsafeMutablePointerToElements { streams_atomic_load($0) != 0 } }
-
-  /// Sets the flag; `true` for the call that set it first.
-  @inlinable
-  func set() -> Bool {
-    withUnsafeMutablePointerToElements { streams_atomic_exchange($0, 1) == 0 }
+    let first = storage.withUnsafeMutablePointerToElements { streams_atomic_exchange($0, 1) == 0 }
+    guard first else { return }
+    let header = storage.header
+    if let owner = header.owner { header.remove(owner, header.key) }
   }
 }
