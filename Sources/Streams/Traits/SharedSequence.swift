@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How a ``SharedSequence`` shares its source among subscribers: RxCocoa's sharing strategy.
 ///
 /// RxCocoa's protocol also names the scheduler elements are delivered on (`MainScheduler`);
@@ -47,9 +49,12 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 /// MainScheduler.instance)`. A delivery requested while another one runs on the main thread is
 /// queued too: a shared sequence converted again (`signal.asDriver(...)`) or a recovery sequence
 /// subscribed from inside an error delivery emits on a later turn of the main queue, as in
-/// RxSwift. Replayed elements (a `Driver`'s latest) are delivered to a new subscriber
-/// during its subscription, on the subscribing thread: subscribe on the main thread, as `drive`
-/// and `emit` (which are `@MainActor`) do.
+/// RxSwift. Replayed elements (a `Driver`'s latest) are delivered to a new subscriber on the
+/// main thread: during its subscription when it subscribes there, as `drive` and `emit` (which
+/// are `@MainActor`) do. A subscription made on another thread (through ``asObservable()``) is
+/// made on the main queue instead, so its replay arrives later, there; RxCocoa replays on the
+/// subscribing thread, but Streams' shared subject would then deliver the main thread's concurrent
+/// events to every subscriber from that thread. Disposal works from any thread.
 ///
 /// Elements that cross to the main thread must be `Sendable`: the conversions
 /// (`asDriver(onErrorJustReturn:)`, ...) and `just` say so. Operators applied to a shared
@@ -61,8 +66,23 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
 
   /// Shares `source` with the strategy; `source` must already deliver on the main thread and
   /// never fail.
+  ///
+  /// A subscription made off the main thread is moved onto the main queue before it reaches the
+  /// shared node. The node's subject serializes delivery: a thread that replays the latest
+  /// element to a new subscriber also delivers whatever the main thread emits meanwhile, to every
+  /// subscriber. Subscribing only on the main thread keeps every delivery there, including the
+  /// ones to `drive` and `emit` closures, which are `@MainActor`.
   init(_ source: Observable<Element>) {
-    self.source = SharingStrategy.share(source)
+    let shared = SourceBox(SharingStrategy.share(source))
+    self.source = Observable.create { observer in
+      if MainQueueCheck.isMain { return shared.source.subscribeAny(observer) }
+      let subscription = SingleAssignmentDisposable()
+      DispatchQueue.main.async {
+        guard !subscription.isDisposed else { return }
+        subscription.setDisposable(shared.source.subscribeAny(observer))
+      }
+      return subscription
+    }
   }
 
   /// The shared observable; it never fails and delivers on the main thread.

@@ -129,16 +129,19 @@ extension MainThreadDeliveryTests {
       never.dispose()
       #expect(log == ["just 1", "done", "empty"])
       let background = TraitLog()
-      await Task.detached { @Sendable in
+      // The main thread waits in `sync` while the background thread subscribes, so the main queue
+      // cannot run the delivery before the subscription returns: the order below is determined.
+      DispatchQueue.global().sync {
         _ = Driver.just(5).asObservable().subscribe(onNext: { value in
-          dispatchPrecondition(condition: .onQueue(.main))
-          background.append("delivered \(value)")
+          background.append("delivered \(value), on main: \(BridgeMainQueue.isCurrent)")
         })
-        background.append("subscribed")
-      }.value
+        background.append("subscribed, on main: \(BridgeMainQueue.isCurrent)")
+      }
+      // Subscribed off the main thread, the element is not delivered during the subscription ...
+      #expect(background.entries == ["subscribed, on main: false"])
       await drainMainQueue()
-      // Subscribed off the main thread, the element is delivered later, on the main thread.
-      #expect(background.entries == ["subscribed", "delivered 5"])
+      // ... but later, through the main queue.
+      #expect(background.entries == ["subscribed, on main: false", "delivered 5, on main: true"])
     }
 
     @Test("onDisposed runs on the main actor, also when disposed from another thread")

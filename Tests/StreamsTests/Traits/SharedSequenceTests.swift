@@ -23,10 +23,43 @@ extension MainThreadDeliveryTests {
           log.append("\(value)")
         })
       }.value
+      // Made off the main thread, the subscription itself is made on the main queue.
+      await drainMainQueue()
+      #expect(subject.hasObservers)
       await Task.detached { @Sendable in subject.onNext(1) }.value
       await drainMainQueue()
       #expect(log.entries == ["1"])
       subscription.dispose()
+      #expect(!subject.hasObservers)
+    }
+
+    @Test("a subscription made off the main thread receives a Driver's replay on the main thread")
+    @MainActor
+    func offMainReplay() async {
+      await drainMainQueue()
+      let subject = PublishSubject<Int>()
+      let driver = subject.asDriver(onErrorJustReturn: 0)
+      var received: [Int] = []
+      let first = driver.drive(onNext: { received.append($0) })
+      subject.onNext(1)
+      let log = TraitLog()
+      let shared = SharedObservable(observable: driver.asObservable())
+      // The main thread waits in `sync`, so nothing queued on the main queue runs meanwhile.
+      let second = DispatchQueue.global().sync {
+        let subscription = shared.observable.subscribe(onNext: { value in
+          log.append("\(value), on main: \(BridgeMainQueue.isCurrent)")
+        })
+        log.append("subscribed")
+        return subscription
+      }
+      #expect(log.entries == ["subscribed"])
+      await drainMainQueue()
+      #expect(log.entries == ["subscribed", "1, on main: true"])
+      subject.onNext(2)
+      #expect(received == [1, 2])
+      #expect(log.entries == ["subscribed", "1, on main: true", "2, on main: true"])
+      first.dispose()
+      second.dispose()
       #expect(!subject.hasObservers)
     }
 
@@ -70,14 +103,15 @@ extension MainThreadDeliveryTests {
       let driver = subject.asDriver(onErrorJustReturn: 0)
       let shared = SharedObservable(observable: driver.asObservable())
       let log = TraitLog()
+      let offMain = TraitLog()
       await Task.detached { @Sendable in
         DispatchQueue.concurrentPerform(iterations: 8) { index in
           for round in 0..<200 {
             if index == 0 {
               subject.onNext(round)
             } else {
-              let subscription = shared.observable.subscribe(onNext: { _ in
-                dispatchPrecondition(condition: .onQueue(.main))
+              let subscription = shared.observable.subscribe(onNext: { value in
+                if !BridgeMainQueue.isCurrent { offMain.append("\(value)") }
               })
               subscription.dispose()
             }
@@ -87,6 +121,8 @@ extension MainThreadDeliveryTests {
       }.value
       await drainMainQueue()
       #expect(log.entries == ["done"])
+      // Every element, replayed or live, reached the subscribers on the main thread.
+      #expect(offMain.entries == [])
       #expect(!subject.hasObservers)
     }
   }
