@@ -10,6 +10,7 @@ extension ObservableType {
   /// returns, so disposal has nothing left to stop. `Element` need not be `Sendable`.
   ///
   /// - Parameter element: The single element.
+  @inlinable
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

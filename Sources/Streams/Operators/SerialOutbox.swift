@@ -10,20 +10,27 @@
 /// The payload is what the state machine decided, not necessarily the downstream element:
 /// `combineLatest` queues snapshots of the latest values and runs its result selector while
 /// delivering, so that the selector is never called under the lock and never concurrently.
+@usableFromInline
 struct SerialOutbox<Payload> {
-  private var pending = SmallQueue<Event<Payload>>()
-  private var isDelivering = false
+  @usableFromInline var pending = SmallQueue<Event<Payload>>()
+  @usableFromInline var isDelivering = false
   /// A terminal event was accepted: later events are dropped.
-  private(set) var isTerminated = false
+  @usableFromInline var isTerminated = false
   /// The subscription was disposed: pending and later events are dropped.
-  private(set) var isDisposed = false
+  @usableFromInline var isDisposed = false
+
+  /// An open outbox that nobody is delivering from.
+  @inlinable
+  init() {}
 
   /// `true` once nothing more will be delivered.
+  @inlinable
   var isClosed: Bool { isTerminated || isDisposed }
 
   /// Accepts `event`. Returns it when the caller must deliver it now (it then owns delivery until
   /// ``next()`` returns `nil`); returns `nil` when it was queued for the current deliverer or
   /// dropped because the outbox is closed.
+  @inlinable
   mutating func send(_ event: Event<Payload>) -> Event<Payload>? {
     if isClosed { return nil }
     if event.isStopEvent { isTerminated = true }
@@ -37,6 +44,7 @@ struct SerialOutbox<Payload> {
 
   /// Called by the deliverer after each event: the next queued event, or `nil` after releasing
   /// the delivery claim.
+  @inlinable
   mutating func next() -> Event<Payload>? {
     if !isDisposed, let event = pending.popFirst() { return event }
     pending.removeAll()
@@ -46,12 +54,14 @@ struct SerialOutbox<Payload> {
 
   /// Closes the outbox without delivering anything more: a selector failed while delivering and
   /// the deliverer sends the error itself.
+  @inlinable
   mutating func fail() {
     isTerminated = true
     pending.removeAll()
   }
 
   /// Marks the subscription disposed; queued events are dropped.
+  @inlinable
   mutating func dispose() {
     isDisposed = true
     pending.removeAll()
@@ -59,6 +69,7 @@ struct SerialOutbox<Payload> {
 }
 
 /// An operator sink that delivers through an ``SerialOutbox``.
+@usableFromInline
 protocol SerialOutboxOwner: AnyObject {
   associatedtype Payload
 
@@ -75,6 +86,7 @@ protocol SerialOutboxOwner: AnyObject {
 
 extension SerialOutboxOwner {
   /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued behind it.
+  @inlinable
   func drain(_ first: Event<Payload>?) {
     guard var event = first else { return }
     while true {
@@ -89,25 +101,35 @@ extension SerialOutboxOwner {
 }
 
 /// A first-in first-out queue with amortized O(1) `popFirst`.
+@usableFromInline
 struct SmallQueue<Element> {
-  private var storage: [Element] = []
-  private var head = 0
+  @usableFromInline var storage: [Element] = []
+  @usableFromInline var head = 0
+
+  /// An empty queue.
+  @inlinable
+  init() {}
 
   /// `true` when empty.
+  @inlinable
   var isEmpty: Bool { head == storage.count }
 
   /// The number of queued elements.
+  @inlinable
   var count: Int { storage.count - head }
 
   /// Adds `element` at the back.
+  @inlinable
   mutating func append(_ element: Element) {
     storage.append(element)
   }
 
   /// The element at the front, if any.
+  @inlinable
   var first: Element? { isEmpty ? nil : storage[head] }
 
   /// Removes and returns the element at the front.
+  @inlinable
   mutating func popFirst() -> Element? {
     guard head < storage.count else { return nil }
     let element = storage[head]
@@ -123,6 +145,7 @@ struct SmallQueue<Element> {
   }
 
   /// Removes everything.
+  @inlinable
   mutating func removeAll() {
     storage.removeAll()
     head = 0
@@ -130,6 +153,7 @@ struct SmallQueue<Element> {
 }
 
 /// The disposable of one upstream subscription, which may be needed before `subscribe` returned.
+@usableFromInline
 enum UpstreamDisposable {
   /// `subscribe` has not returned yet.
   case pending
@@ -139,6 +163,7 @@ enum UpstreamDisposable {
   case released
 
   /// Stores `disposable`; returns it back when it must be disposed at once.
+  @inlinable
   mutating func store(_ disposable: any Disposable) -> (any Disposable)? {
     switch self {
     case .pending:
@@ -152,6 +177,7 @@ enum UpstreamDisposable {
   }
 
   /// Marks the subscription ended; returns the disposable to dispose, if it is known.
+  @inlinable
   mutating func release() -> (any Disposable)? {
     defer { self = .released }
     if case .set(let disposable) = self { return disposable }

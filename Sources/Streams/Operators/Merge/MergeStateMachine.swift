@@ -20,36 +20,46 @@ enum MergeLimit: Sendable {
 /// (`starting`): when an inner sequence completes synchronously inside its own `subscribe` and a
 /// queued one must start, the thread already in the start loop picks it up instead of recursing,
 /// so `concat()` over many synchronous sources does not grow the stack.
+@usableFromInline
 struct MergeStateMachine<Element> {
   /// What a completed inner subscription leaves to do.
+  @usableFromInline
   struct InnerCompletion {
     /// The finished inner subscription, to dispose.
-    var dispose: (any Disposable)?
+    @usableFromInline var dispose: (any Disposable)?
     /// The caller must run the start loop.
-    var startLoop = false
+    @usableFromInline var startLoop = false
     /// An event the caller must deliver.
-    var deliver: Event<Element>?
+    @usableFromInline var deliver: Event<Element>?
+
+    /// Leaves `dispose` to dispose and nothing else to do.
+    @inlinable
+    init(dispose: (any Disposable)? = nil) {
+      self.dispose = dispose
+    }
   }
 
-  var outbox = SerialOutbox<Element>()
-  private let limit: MergeLimit
-  private var outer = UpstreamDisposable.pending
-  private var outerStopped = false
-  private var inners: [Int: UpstreamDisposable] = [:]
-  private var nextID = 0
+  @usableFromInline var outbox = SerialOutbox<Element>()
+  @usableFromInline let limit: MergeLimit
+  @usableFromInline var outer = UpstreamDisposable.pending
+  @usableFromInline var outerStopped = false
+  @usableFromInline var inners: [Int: UpstreamDisposable] = [:]
+  @usableFromInline var nextID = 0
   /// Inner sequences subscribed, being subscribed, or reserved (`flatMapFirst`).
-  private var active = 0
+  @usableFromInline var active = 0
   /// Inner sequences waiting for a free slot (`MergeLimit.queue`).
-  private var waiting = SmallQueue<Observable<Element>>()
+  @usableFromInline var waiting = SmallQueue<Observable<Element>>()
   /// Inner sequences to subscribe, in order, by the thread that owns the start loop.
-  private var starting = SmallQueue<(id: Int, source: Observable<Element>)>()
-  private var isStarting = false
+  @usableFromInline var starting = SmallQueue<(id: Int, source: Observable<Element>)>()
+  @usableFromInline var isStarting = false
 
+  @inlinable
   init(limit: MergeLimit) {
     self.limit = limit
   }
 
   /// Before the selector runs for an outer element: `false` if the element is to be ignored.
+  @inlinable
   mutating func admit() -> Bool {
     if outbox.isClosed { return false }
     if case .dropWhileBusy = limit {
@@ -60,6 +70,7 @@ struct MergeStateMachine<Element> {
   }
 
   /// An inner sequence is ready; returns `true` when the caller must run the start loop.
+  @inlinable
   mutating func innerArrived(_ source: Observable<Element>) -> Bool {
     if outbox.isClosed { return false }
     switch limit {
@@ -77,7 +88,8 @@ struct MergeStateMachine<Element> {
     return schedule(source)
   }
 
-  private mutating func schedule(_ source: Observable<Element>) -> Bool {
+  @inlinable
+  mutating func schedule(_ source: Observable<Element>) -> Bool {
     let id = nextID
     nextID += 1
     inners[id] = .pending
@@ -88,6 +100,7 @@ struct MergeStateMachine<Element> {
   }
 
   /// The next inner sequence the start loop subscribes, or `nil` after releasing the loop.
+  @inlinable
   mutating func nextToStart() -> (id: Int, source: Observable<Element>)? {
     if !outbox.isClosed, let next = starting.popFirst() { return next }
     // An empty queue keeps its storage: freeing it cost one allocation per inner sequence.
@@ -97,11 +110,13 @@ struct MergeStateMachine<Element> {
   }
 
   /// The outer subscription returned; returns it back if it must be disposed at once.
+  @inlinable
   mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
     outer.store(disposable)
   }
 
   /// An inner subscription returned; returns it back if it must be disposed at once.
+  @inlinable
   mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> (any Disposable)? {
     guard var slot = inners[id] else { return disposable }
     let disposeNow = slot.store(disposable)
@@ -110,6 +125,7 @@ struct MergeStateMachine<Element> {
   }
 
   /// An inner sequence completed.
+  @inlinable
   mutating func innerCompleted(_ id: Int) -> InnerCompletion {
     guard var slot = inners.removeValue(forKey: id) else { return InnerCompletion() }
     var result = InnerCompletion(dispose: slot.release())
@@ -125,6 +141,7 @@ struct MergeStateMachine<Element> {
 
   /// The outer sequence completed: returns the outer subscription to dispose and an event to
   /// deliver.
+  @inlinable
   mutating func outerCompleted() -> (dispose: (any Disposable)?, deliver: Event<Element>?) {
     outerStopped = true
     let disposable = outer.release()
@@ -132,12 +149,14 @@ struct MergeStateMachine<Element> {
   }
 
   /// A static merge: there is no outer sequence, only the inner ones.
+  @inlinable
   mutating func withoutOuter() {
     outerStopped = true
     _ = outer.release()
   }
 
   /// Completes when the outer sequence and every inner sequence completed.
+  @inlinable
   mutating func completeIfDone() -> Event<Element>? {
     guard outerStopped, active == 0, waiting.isEmpty else { return nil }
     return outbox.send(.completed)
@@ -145,6 +164,7 @@ struct MergeStateMachine<Element> {
 
   /// The subscription ends: returns every subscription to dispose, outer first, then the inner
   /// ones in subscription order.
+  @inlinable
   mutating func dispose() -> [any Disposable] {
     outbox.dispose()
     var all: [any Disposable] = []
@@ -166,13 +186,14 @@ struct MergeStateMachine<Element> {
 /// delivery claim (downstream) or by the outer sequence's serial `on` (selector).
 @usableFromInline
 final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
-  typealias Payload = Element
+  @usableFromInline typealias Payload = Element
 
-  private let downstream: AnyObserver<Element>
-  private let selector: (Source) throws -> Observable<Element>
-  private let state: Locked<MergeStateMachine<Element>>
+  @usableFromInline let downstream: AnyObserver<Element>
+  @usableFromInline let selector: (Source) throws -> Observable<Element>
+  @usableFromInline let state: Locked<MergeStateMachine<Element>>
 
-  private init(
+  @inlinable
+  init(
     downstream: AnyObserver<Element>, limit: MergeLimit,
     selector: @escaping (Source) throws -> Observable<Element>
   ) {
@@ -185,7 +206,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   deinit { Resources.untrack(self) }
 
   /// Subscribes to `source`, mapping each element to an inner sequence with `selector`.
-  @usableFromInline
+  @inlinable
   static func subscribe(
     _ source: Observable<Source>, limit: MergeLimit, observer: AnyObserver<Element>,
     selector: @escaping (Source) throws -> Observable<Element>
@@ -196,7 +217,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     return sink
   }
 
-  private func outerOn(_ event: Event<Source>) {
+  @inlinable
+  func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
       guard state.withLock({ $0.admit() }) else { return }
@@ -217,7 +239,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     }
   }
 
-  private func startLoop() {
+  @inlinable
+  func startLoop() {
     while let next = state.withLock({ $0.nextToStart() }) {
       let id = next.id
       let subscription = next.source.subscribeAny(
@@ -226,7 +249,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     }
   }
 
-  private func innerOn(_ id: Int, _ event: Event<Element>) {
+  @inlinable
+  func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
     case .next, .error:
       drain(state.withLock { $0.outbox.send(event) })
@@ -238,16 +262,18 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     }
   }
 
+  @inlinable
   func deliver(_ event: Event<Element>) -> Bool {
     downstream.on(event)
     return event.isStopEvent
   }
 
+  @inlinable
   func nextPending() -> Event<Element>? {
     state.withLock { $0.outbox.next() }
   }
 
-  @usableFromInline
+  @inlinable
   func dispose() {
     let subscriptions = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }

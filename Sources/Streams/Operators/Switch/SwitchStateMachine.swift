@@ -3,16 +3,22 @@
 ///
 /// Inner sequences are numbered; events of an inner sequence that is no longer the latest are
 /// dropped, which covers one that emits on another thread while it is being replaced.
+@usableFromInline
 struct SwitchStateMachine<Element> {
-  var outbox = SerialOutbox<Element>()
-  private var outer = UpstreamDisposable.pending
-  private var outerStopped = false
-  private var latest = 0
-  private var hasLatest = false
-  private var inner = UpstreamDisposable.released
+  @usableFromInline var outbox = SerialOutbox<Element>()
+  @usableFromInline var outer = UpstreamDisposable.pending
+  @usableFromInline var outerStopped = false
+  @usableFromInline var latest = 0
+  @usableFromInline var hasLatest = false
+  @usableFromInline var inner = UpstreamDisposable.released
+
+  /// No inner sequence yet, the outer subscription pending.
+  @inlinable
+  init() {}
 
   /// A new inner sequence replaces the latest one: returns its number and the subscription to
   /// dispose before subscribing to it, or `nil` if the sequence already ended.
+  @inlinable
   mutating func innerArrived() -> (id: Int, replaced: (any Disposable)?)? {
     if outbox.isClosed { return nil }
     latest &+= 1
@@ -23,23 +29,27 @@ struct SwitchStateMachine<Element> {
   }
 
   /// The outer subscription returned; returns it back if it must be disposed at once.
+  @inlinable
   mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
     outer.store(disposable)
   }
 
   /// Inner subscription `id` returned; returns it back if it must be disposed at once.
+  @inlinable
   mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> (any Disposable)? {
     if id != latest || outbox.isClosed { return disposable }
     return inner.store(disposable)
   }
 
   /// An element or error of inner sequence `id`.
+  @inlinable
   mutating func innerEvent(_ id: Int, _ event: Event<Element>) -> Event<Element>? {
     guard id == latest else { return nil }
     return outbox.send(event)
   }
 
   /// Inner sequence `id` completed: returns its subscription to dispose and an event to deliver.
+  @inlinable
   mutating func innerCompleted(_ id: Int) -> (dispose: (any Disposable)?, deliver: Event<Element>?)
   {
     guard id == latest, hasLatest else { return (nil, nil) }
@@ -49,6 +59,7 @@ struct SwitchStateMachine<Element> {
   }
 
   /// The outer sequence completed: returns its subscription to dispose and an event to deliver.
+  @inlinable
   mutating func outerCompleted() -> (dispose: (any Disposable)?, deliver: Event<Element>?) {
     outerStopped = true
     let disposable = outer.release()
@@ -56,6 +67,7 @@ struct SwitchStateMachine<Element> {
   }
 
   /// The subscription ends: returns the subscriptions to dispose.
+  @inlinable
   mutating func dispose() -> [any Disposable] {
     outbox.dispose()
     return [outer.release(), inner.release()].compactMap { $0 }
@@ -69,13 +81,14 @@ struct SwitchStateMachine<Element> {
 /// from the outer sequence's serial `on`.
 @usableFromInline
 final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
-  typealias Payload = Element
+  @usableFromInline typealias Payload = Element
 
-  private let downstream: AnyObserver<Element>
-  private let selector: (Source) throws -> Observable<Element>
-  private let state = Locked(SwitchStateMachine<Element>())
+  @usableFromInline let downstream: AnyObserver<Element>
+  @usableFromInline let selector: (Source) throws -> Observable<Element>
+  @usableFromInline let state = Locked(SwitchStateMachine<Element>())
 
-  private init(
+  @inlinable
+  init(
     downstream: AnyObserver<Element>, selector: @escaping (Source) throws -> Observable<Element>
   ) {
     self.downstream = downstream
@@ -86,7 +99,7 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   deinit { Resources.untrack(self) }
 
   /// Subscribes to `source`, switching to `selector(element)` for each element.
-  @usableFromInline
+  @inlinable
   static func subscribe(
     _ source: Observable<Source>, observer: AnyObserver<Element>,
     selector: @escaping (Source) throws -> Observable<Element>
@@ -97,7 +110,8 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
     return sink
   }
 
-  private func outerOn(_ event: Event<Source>) {
+  @inlinable
+  func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
       if state.withLock({ $0.outbox.isClosed }) { return }
@@ -121,7 +135,8 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
     }
   }
 
-  private func innerOn(_ id: Int, _ event: Event<Element>) {
+  @inlinable
+  func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
     case .next, .error:
       drain(state.withLock { $0.innerEvent(id, event) })
@@ -132,16 +147,18 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
     }
   }
 
+  @inlinable
   func deliver(_ event: Event<Element>) -> Bool {
     downstream.on(event)
     return event.isStopEvent
   }
 
+  @inlinable
   func nextPending() -> Event<Element>? {
     state.withLock { $0.outbox.next() }
   }
 
-  @usableFromInline
+  @inlinable
   func dispose() {
     let subscriptions = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
