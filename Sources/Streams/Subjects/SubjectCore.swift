@@ -23,11 +23,19 @@ enum ReplayPolicy {
 ///
 /// Who delivers is kept in the atomic word beside the lock (``deliveringBit``, ``pendingBit``), so
 /// that a delivery with nothing queued meanwhile ends with one compare-and-swap instead of a second
-/// lock round trip. The bits are set only under the lock; the delivering thread alone clears them,
-/// without the lock only from "delivering, nothing pending" to idle, and under the lock otherwise.
+/// lock round trip.
+///
+/// The thread holding the delivery claim also owns ``deliveryObservers``, a copy of the observer
+/// list that is current unless ``observersChangedBit`` is set. That makes the common `onNext` on a
+/// PublishSubject lock-free: one compare-and-swap from idle (word 0: nobody delivering, nothing
+/// queued, the copy current, the subject open) to delivering, the calls, and one compare-and-swap
+/// back. Any other word takes the lock. ``observersChangedBit`` and ``closedBit`` are set under the
+/// lock; the claim is taken by that compare-and-swap or under the lock, and released by the
+/// delivering thread alone, keeping the changed and closed bits.
 ///
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock, or in its atomic
-/// word.
+/// word, except ``deliveryObservers``, which only the thread holding the delivery claim touches
+/// (the claim passes between threads through the atomic word or the lock).
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
   /// The subscribed observers, each with the subscription that a delivery checks first, so that
@@ -63,6 +71,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable static var deliveringBit: Int { 1 }
   /// Set while `pending` holds work (only together with ``deliveringBit``).
   @inlinable static var pendingBit: Int { 2 }
+  /// Set when the observer list changed since ``deliveryObservers`` was copied from it.
+  @inlinable static var observersChangedBit: Int { 4 }
+  /// Set once the subject has terminated or was disposed; never cleared.
+  @inlinable static var closedBit: Int { 8 }
+
+  /// The observers a claimed delivery of `.next` goes to: a copy of `state.observers`, current
+  /// unless ``observersChangedBit`` is set. Only the thread holding the delivery claim reads or
+  /// writes it.
+  @exclusivity(unchecked) @usableFromInline var deliveryObservers: Observers = []
 
   @usableFromInline let policy: ReplayPolicy
   @usableFromInline let name: String
@@ -103,6 +120,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       case .error, .completed:
         state.terminal = event
         state.observers = []
+        _ = self.state.fetchOrWord(Self.closedBit)
         if case .last = policy, case .completed = event, let last = state.buffer.last {
           return claim(
             .deliver(.next(last), observers), then: .deliver(event, observers), &state)
@@ -115,10 +133,17 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// `.next` on every subject but an AsyncSubject: buffers `element` as the policy says, then
   /// delivers without building a `Work` value when nobody else is delivering (the common case).
+  /// A subject that buffers nothing (PublishSubject, PublishRelay) does not take the lock when the
+  /// word is idle.
   @inlinable
   func onNextFastPath(_ event: Event<Element>, _ element: Element) {
-    let observers = state.withLock { state -> Observers? in
-      if state.isDisposed || state.terminal != nil { return nil }
+    if case .none = policy, state.compareExchangeWord(expected: 0, desired: Self.deliveringBit) {
+      deliverClaimed(event)
+      finishDelivery()
+      return
+    }
+    let outcome = state.withLock { state -> (claimed: Bool, fresh: Observers?) in
+      if state.isDisposed || state.terminal != nil { return (false, nil) }
       state.version &+= 1
       switch policy {
       case .none, .last: break
@@ -127,13 +152,44 @@ final class SubjectCore<Element>: @unchecked Sendable {
         state.buffer.append(element)
         if state.buffer.count > size { state.buffer.removeFirst(state.buffer.count - size) }
       }
-      if claimUnderLock() { return state.observers }
-      state.pending.append(.deliver(event, state.observers))
-      return nil
+      switch claimUnderLock(refreshing: true) {
+      case .claimed(let changed): return (true, changed ? state.observers : nil)
+      case .queued:
+        state.pending.append(.deliver(event, state.observers))
+        return (false, nil)
+      }
     }
-    guard let observers else { return }
-    Self.deliver(event, to: observers)
+    guard outcome.claimed else { return }
+    if let fresh = outcome.fresh { installDeliveryObservers(fresh) }
+    deliverClaimed(event)
     finishDelivery()
+  }
+
+  /// Holding the claim: replaces ``deliveryObservers``, releasing the old copy (and with it,
+  /// possibly, the last reference to a removed observer) with no lock held.
+  @inlinable
+  func installDeliveryObservers(_ fresh: Observers) {
+    // An empty list is not shared, so that the next subscriber appends in place.
+    var old = fresh.isEmpty ? [] : fresh
+    swap(&old, &deliveryObservers)
+    withExtendedLifetime(old) {}
+  }
+
+  /// Holding the claim: delivers `event` to ``deliveryObservers``. An observer is checked for
+  /// disposal only once the observer list changed after the copy was made (a subscription
+  /// disposed by an earlier observer of this event sets ``observersChangedBit`` before it returns).
+  @inlinable
+  func deliverClaimed(_ event: Event<Element>) {
+    deliveryObservers.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        if state.loadWord() & Self.observersChangedBit != 0,
+          !buffer[index].subscription.isActive
+        {
+          continue
+        }
+        buffer[index].observer.handler(event)
+      }
+    }
   }
 
   /// Makes `element` the only buffered one, reusing the buffer's storage (no allocation per
@@ -165,37 +221,75 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Called by the delivering thread when its work is done: releases the claim and returns `nil`,
   /// or returns the next queued work (the claim stays).
+  ///
+  /// Before releasing, it brings ``deliveryObservers`` up to date (empty once the subject is
+  /// closed), so that a removed observer is not kept alive by the copy until the next event.
   @inlinable
   func nextWork() -> Work? {
-    // Nothing was queued: release without the lock. A thread that queues work sets
-    // `pendingBit` under the lock first, which makes this fail.
-    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
-    return state.withLock { state -> Work? in
-      if state.pending.isEmpty {
-        self.state.storeWord(0)
-        return nil
+    while true {
+      // Nothing was queued and nothing changed: release without the lock. A thread that queues
+      // work, changes the observers or closes the subject sets a bit first, which makes this fail.
+      if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
+      if state.loadWord() & Self.closedBit != 0, !deliveryObservers.isEmpty {
+        // A closed subject delivers no more `.next`: let its observers go (no lock held).
+        installDeliveryObservers([])
       }
-      let work = state.pending.removeFirst()
-      self.state.storeWord(
-        state.pending.isEmpty ? Self.deliveringBit : Self.deliveringBit | Self.pendingBit)
-      return work
+      let step = state.withLock { state -> (work: Work?, fresh: Observers?) in
+        // Holding the claim and the lock, nobody else changes the word.
+        let word = self.state.loadWord()
+        if word & (Self.observersChangedBit | Self.closedBit) == Self.observersChangedBit {
+          self.state.storeWord(word & ~Self.observersChangedBit)
+          return (nil, state.observers)
+        }
+        let kept = word & (Self.observersChangedBit | Self.closedBit)
+        if state.pending.isEmpty {
+          self.state.storeWord(kept)
+          return (nil, nil)
+        }
+        let work = state.pending.removeFirst()
+        self.state.storeWord(
+          kept
+            | (state.pending.isEmpty ? Self.deliveringBit : Self.deliveringBit | Self.pendingBit))
+        return (work, nil)
+      }
+      if let fresh = step.fresh {
+        installDeliveryObservers(fresh)
+        continue
+      }
+      return step.work
     }
   }
 
-  /// Under the lock: claims delivery and returns `true` when nobody delivers; otherwise marks
-  /// work as pending and returns `false`, and the caller appends it to `pending` before unlocking.
+  /// What ``claimUnderLock(refreshing:)`` did.
+  @usableFromInline
+  enum ClaimOutcome {
+    /// The caller holds the claim. With `refreshing`, `observersChanged` says that the caller must
+    /// install `state.observers` as ``deliveryObservers`` (the changed bit is already cleared).
+    case claimed(observersChanged: Bool)
+    /// Someone else delivers: the caller appends its work to `pending` before unlocking.
+    case queued
+  }
+
+  /// Under the lock: claims delivery when nobody delivers; otherwise marks work as pending.
+  /// With `refreshing`, a claim also clears ``observersChangedBit``, and the caller installs the
+  /// current observers as ``deliveryObservers`` before delivering.
   @inlinable
-  func claimUnderLock() -> Bool {
+  func claimUnderLock(refreshing: Bool = false) -> ClaimOutcome {
     while true {
       let word = state.loadWord()
       if word & Self.deliveringBit == 0 {
-        // Nobody delivers, so nobody can change the word without the lock.
-        state.storeWord(Self.deliveringBit)
-        return true
+        // Without the lock only the idle fast path changes the word (from 0), so compare-and-swap.
+        let changed = word & Self.observersChangedBit != 0
+        let desired =
+          (refreshing ? word & ~Self.observersChangedBit : word) | Self.deliveringBit
+        if state.compareExchangeWord(expected: word, desired: desired) {
+          return .claimed(observersChanged: refreshing && changed)
+        }
+        continue
       }
-      if word & Self.pendingBit != 0 { return false }
+      if word & Self.pendingBit != 0 { return .queued }
       if state.compareExchangeWord(expected: word, desired: word | Self.pendingBit) {
-        return false
+        return .queued
       }
       // The delivering thread released its claim meanwhile: look again.
     }
@@ -205,10 +299,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// and returns `work` for the caller to run outside the lock.
   @inlinable
   func claim(_ work: Work, then: Work? = nil, _ state: inout State) -> Work? {
-    if claimUnderLock() {
+    if case .claimed = claimUnderLock() {
       if let then {
         state.pending.append(then)
-        self.state.storeWord(Self.deliveringBit | Self.pendingBit)
+        _ = self.state.fetchOrWord(Self.pendingBit)
       }
       return work
     }
@@ -265,6 +359,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
           unsafeDowncast(owner, to: SubjectCore<Element>.self).unsubscribe(key)
         }
         state.observers.append((key, observer, registered))
+        _ = self.state.fetchOrWord(Self.observersChangedBit)
         subscription = registered
       }
       if replay.isEmpty { return nil }
@@ -274,12 +369,26 @@ final class SubjectCore<Element>: @unchecked Sendable {
     return subscription ?? Disposables.create()
   }
 
+  /// Removes the observer registered under `key`. When nobody delivers, it also takes the claim
+  /// for a moment to drop the observer from ``deliveryObservers``; otherwise the delivering thread
+  /// does that before it releases the claim.
   @inlinable
   func unsubscribe(_ key: Int) {
-    let removed = state.withLock { state -> AnyObserver<Element>? in
-      guard let index = state.observers.firstIndex(where: { $0.key == key }) else { return nil }
-      return state.observers.remove(at: index).observer
+    let removed = state.withLock { state -> (AnyObserver<Element>?, claimed: Bool) in
+      guard let index = state.observers.firstIndex(where: { $0.key == key }) else {
+        return (nil, false)
+      }
+      _ = self.state.fetchOrWord(Self.observersChangedBit)
+      let observer = state.observers.remove(at: index).observer
+      // Nobody delivers and the claim is free: take it (compare-and-swap, as the idle fast path
+      // may take it without the lock). `nextWork()` then refreshes the copy.
+      let word = self.state.loadWord()
+      let claimed =
+        word & Self.deliveringBit == 0
+        && self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
+      return (observer, claimed)
     }
+    if removed.claimed { finishDelivery() }
     // Release the observer outside the lock: its deinit may run user code.
     withExtendedLifetime(removed) {}
   }
@@ -292,16 +401,23 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func dispose() {
-    let released = state.withLock { state -> (Observers, [Element]) in
+    let released = state.withLock { state -> (Observers, [Element], claimed: Bool) in
       state.isDisposed = true
       state.version &+= 1
+      _ = self.state.fetchOrWord(Self.closedBit)
+      // Claim delivery (when nobody delivers) to release the observers' delivery copy too.
+      var claimed = false
+      if self.state.loadWord() & Self.deliveringBit == 0, case .claimed = claimUnderLock() {
+        claimed = true
+      }
       defer {
         state.observers = []
         state.buffer = []
       }
-      return (state.observers, state.buffer)
+      return (state.observers, state.buffer, claimed)
     }
     withExtendedLifetime(released) {}
+    if released.claimed { finishDelivery() }
   }
 
   /// The current latest element; throws the terminal error, or `RxError.disposed`.

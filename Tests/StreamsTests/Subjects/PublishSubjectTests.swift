@@ -84,6 +84,40 @@ struct PublishSubjectTests {
     #expect(states.value == [true, false, false, true])
   }
 
+  @Test(
+    "an observer is released as soon as its subscription is disposed, terminated or the subject disposed",
+    arguments: ["dispose subscription", "complete subject", "dispose subject"])
+  func releasesObserverAtOnce(ending: String) {
+    final class Token {}
+    weak var weakToken: Token?
+    let subject = PublishSubject<Int>()
+    let received = Slot<[Int]>([])
+    var subscription: (any Disposable)?
+    do {
+      let token = Token()
+      weakToken = token
+      // The event-closure form returns the subject's own subscription, which does not hold
+      // the observer: what is checked here is that the subject lets it go.
+      subscription = subject.subscribe { event in
+        withExtendedLifetime(token) {
+          if case .next(let element) = event { received.value.append(element) }
+        }
+      }
+    }
+    subject.onNext(1)
+    subject.onNext(2)
+    #expect(weakToken != nil)
+    switch ending {
+    case "dispose subscription": subscription?.dispose()
+    case "complete subject": subject.onCompleted()
+    default: subject.dispose()
+    }
+    // No further event: the subject must not keep the observer for a delivery that never comes.
+    #expect(weakToken == nil)
+    #expect(received.value == [1, 2])
+    withExtendedLifetime(subscription) {}
+  }
+
   @Test("hasObservers follows subscriptions and disposals")
   func hasObservers() {
     let subject = PublishSubject<Int>()

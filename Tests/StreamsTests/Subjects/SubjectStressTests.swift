@@ -120,6 +120,70 @@ struct SubjectStressTests {
     }
   }
 
+  @Test("lock-free onNext with subscribers churning: steady observers miss nothing, in order")
+  func steadyObserversWhileChurning() {
+    let subject = PublishSubject<Int>()
+    let steady = (0..<3).map { _ in Recorder() }
+    let steadySubscriptions = steady.map { recorder in subject.subscribe { recorder.on($0) } }
+    let churned = Shared<[Recorder]>([])
+    let churner = { @Sendable in
+      for _ in 0..<300 {
+        let recorder = Recorder()
+        let subscription = subject.subscribe { recorder.on($0) }
+        subscription.dispose()
+        churned.withLock { $0.append(recorder) }
+      }
+    }
+    let emitters = (0..<2).map { producer in
+      { @Sendable in
+        for index in 0..<Self.perProducer { subject.onNext(tag(producer, index)) }
+      }
+    }
+    #expect(runConcurrently([churner, churner] + emitters), "threads hung")
+    for recorder in steady {
+      #expect(recorder.overlaps == 0)
+      #expect(
+        eachProducerInOrder(
+          recorder.events.compactMap(\.element), producers: 2, perProducer: Self.perProducer))
+    }
+    for recorder in churned.withLock({ $0 }) {
+      #expect(recorder.overlaps == 0)
+      #expect(recorder.events.allSatisfy { $0.element != nil })
+    }
+    for subscription in steadySubscriptions { subscription.dispose() }
+    #expect(!subject.hasObservers)
+  }
+
+  @Test("an observer disposed by an earlier observer of the same event gets nothing more")
+  func disposedMidDeliveryUnderLoad() {
+    let subject = PublishSubject<Int>()
+    let victimEvents = Shared<[Int]>([])
+    let victim = Shared<(any Disposable)?>(nil)
+    let disposedAfter = Shared<Int?>(nil)
+    // The first observer disposes the second when it sees element 500 from producer 0; from then
+    // on (deliveries are serialized) the second must receive nothing.
+    _ = subject.subscribe(onNext: { element in
+      if element == tag(0, 500) {
+        victim.withLock { $0 }?.dispose()
+        disposedAfter.withLock { $0 = element }
+      }
+    })
+    victim.withLock {
+      $0 = subject.subscribe(onNext: { element in
+        #expect(disposedAfter.withLock { $0 } == nil, "delivered after dispose: \(element)")
+        victimEvents.withLock { $0.append(element) }
+      })
+    }
+    let emitters = (0..<2).map { producer in
+      { @Sendable in
+        for index in 0..<Self.perProducer { subject.onNext(tag(producer, index)) }
+      }
+    }
+    #expect(runConcurrently(emitters), "threads hung")
+    #expect(disposedAfter.withLock { $0 } == tag(0, 500))
+    #expect(!victimEvents.withLock { $0 }.contains(tag(0, 500)))
+  }
+
   @Test("re-entrant onNext is queued and delivered after the current event reached everyone")
   func reentrantOnNext() {
     let subject = PublishSubject<Int>()
