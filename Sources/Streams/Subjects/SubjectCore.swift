@@ -79,7 +79,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// The observers a claimed delivery of `.next` goes to: a copy of `state.observers`, current
   /// unless ``observersChangedBit`` is set. Only the thread holding the delivery claim reads or
   /// writes it.
-  @exclusivity(unchecked) @usableFromInline var deliveryObservers: Observers = []
+  ///
+  /// It is a buffer of its own rather than an array so that a delivery reads it without retaining
+  /// and releasing an array: it is allocated when a non-empty list is installed (after the
+  /// observers changed, never per event) and freed when replaced or in `deinit`.
+  @exclusivity(unchecked) @usableFromInline var deliveryObservers:
+    UnsafeMutableBufferPointer<Observers.Element> = .init(start: nil, count: 0)
 
   @usableFromInline let policy: ReplayPolicy
   @usableFromInline let name: String
@@ -96,7 +101,17 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   @inlinable
-  deinit { Resources.untrack(self) }
+  deinit {
+    Self.free(deliveryObservers)
+    Resources.untrack(self)
+  }
+
+  @inlinable
+  static func free(_ buffer: UnsafeMutableBufferPointer<Observers.Element>) {
+    guard let base = buffer.baseAddress else { return }
+    base.deinitialize(count: buffer.count)
+    base.deallocate()
+  }
 
   // MARK: events
 
@@ -169,10 +184,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// possibly, the last reference to a removed observer) with no lock held.
   @inlinable
   func installDeliveryObservers(_ fresh: Observers) {
-    // An empty list is not shared, so that the next subscriber appends in place.
-    var old = fresh.isEmpty ? [] : fresh
-    swap(&old, &deliveryObservers)
-    withExtendedLifetime(old) {}
+    let old = deliveryObservers
+    if fresh.isEmpty {
+      deliveryObservers = .init(start: nil, count: 0)
+    } else {
+      let copy = UnsafeMutableBufferPointer<Observers.Element>.allocate(capacity: fresh.count)
+      _ = copy.initialize(from: fresh)
+      deliveryObservers = copy
+    }
+    Self.free(old)
   }
 
   /// Holding the claim: delivers `event` to ``deliveryObservers``. An observer is checked for
@@ -180,15 +200,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// disposed by an earlier observer of this event sets ``observersChangedBit`` before it returns).
   @inlinable
   func deliverClaimed(_ event: Event<Element>) {
-    deliveryObservers.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices {
-        if state.loadWord() & Self.observersChangedBit != 0,
-          !buffer[index].subscription.isActive
-        {
-          continue
-        }
-        buffer[index].observer.handler(event)
+    let buffer = deliveryObservers
+    for index in buffer.indices {
+      if state.loadWord() & Self.observersChangedBit != 0, !buffer[index].subscription.isActive {
+        continue
       }
+      buffer[index].observer.handler(event)
     }
   }
 
