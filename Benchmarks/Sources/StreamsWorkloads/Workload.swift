@@ -74,10 +74,10 @@ public enum Workloads {
       baseline: Baselines.subjectMapFilter, mallocsPerOperation: 0),
     Entry(
       name: "subscribe-dispose", streams: StreamsVariants.subscribeDispose,
-      baseline: Baselines.subscribeDispose, mallocsPerOperation: 4),
+      baseline: Baselines.subscribeDispose, mallocsPerOperation: 2),
     Entry(
       name: "chain3-subscribe-dispose", streams: StreamsVariants.chain3SubscribeDispose,
-      baseline: Baselines.chain3SubscribeDispose, mallocsPerOperation: 13),
+      baseline: Baselines.chain3SubscribeDispose, mallocsPerOperation: 5),
     Entry(
       name: "fanout-1000", streams: StreamsVariants.fanout1000,
       baseline: Baselines.fanout1000, mallocsPerOperation: 0),

@@ -19,15 +19,8 @@ extension ObservableType {
     onCompleted: (() -> Void)? = nil,
     onDisposed: (() -> Void)? = nil
   ) -> any Disposable {
-    let sink = GuardedSink<Element>(
-      AnyObserver { event in
-        switch event {
-        case .next(let element): onNext?(element)
-        case .error(let error):
-          if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
-        case .completed: onCompleted?()
-        }
-      }, onDisposed: onDisposed)
+    let sink = ClosureSink<Element>(
+      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
     sink.setUpstream(asObservable().subscribeAny(AnyObserver(eventHandler: sink.on)))
     return sink
   }
@@ -128,4 +121,74 @@ func bindingError(_ error: any Error, file: StaticString = #file, line: UInt = #
   fatalError(
     "Streams: binding error: \(error). Binding sequences (bind(to:), drive, emit) must not "
       + "fail; handle errors before binding (catchAndReturn, asDriver(onErrorJustReturn:)).")
+}
+
+/// The sink of ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``: the closures
+/// and the ``SinkLifecycle`` in one object, which is also the observer's context (one allocation
+/// per subscription, where a ``GuardedSink`` over a closure observer would be two).
+///
+/// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
+/// `upstreamSlot` is handed over through it, the closures are immutable.
+@usableFromInline
+final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
+  /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
+  @usableFromInline var flags: Int
+  @usableFromInline let onNext: ((Element) -> Void)?
+  @usableFromInline let onError: ((any Error) -> Void)?
+  @usableFromInline let onCompleted: (() -> Void)?
+  @usableFromInline let onDisposed: (() -> Void)?
+  @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
+
+  @inlinable
+  init(
+    onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?, onCompleted: (() -> Void)?,
+    onDisposed: (() -> Void)?
+  ) {
+    self.flags = 0
+    self.onNext = onNext
+    self.onError = onError
+    self.onCompleted = onCompleted
+    self.onDisposed = onDisposed
+    self.upstreamSlot = nil
+    Resources.track(self)
+  }
+
+  @inlinable
+  deinit { Resources.untrack(self) }
+
+  @inlinable
+  var flagsAddress: UnsafeMutablePointer<Int> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
+  }
+
+  @inlinable
+  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
+
+  @inlinable
+  func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      if SinkLifecycle.isActive(flagsAddress) { onNext?(element) }
+    case .error(let error):
+      guard SinkLifecycle.stop(flagsAddress) else { return }
+      if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
+      dispose()
+    case .completed:
+      guard SinkLifecycle.stop(flagsAddress) else { return }
+      onCompleted?()
+      dispose()
+    }
+  }
+
+  @inlinable
+  func setUpstream(_ disposable: any Disposable) {
+    SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
+  }
+
+  @inlinable
+  func dispose() {
+    if SinkLifecycle.dispose(flags: flagsAddress, slot: &upstreamSlot), let onDisposed {
+      onDisposed()
+    }
+  }
 }

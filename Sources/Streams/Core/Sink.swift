@@ -8,23 +8,17 @@ import StreamsShims
 /// inside `subscribe`); it is then disposed when it is set.
 ///
 /// One allocation and no lock: the lifecycle is one atomic word (``flags``, the first stored
-/// property, addressed the way swift-atomics' `ManagedAtomic` addresses its value). The upstream
-/// disposable is handed over through that word: ``setUpstream(_:)`` writes ``upstreamSlot`` and
-/// then sets ``upstreamSetBit``; ``dispose()`` sets ``disposedBit`` and reads the slot only if
-/// the set bit was already there. Whichever of the two comes second disposes the upstream, and
-/// only that one touches the slot after it was written.
+/// property, addressed the way swift-atomics' `ManagedAtomic` addresses its value), and the
+/// upstream disposable is handed over through it (``SinkLifecycle``).
 ///
 /// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `upstreamSlot` is
 /// written by `setUpstream` before publishing it and afterwards touched by exactly one thread, as
 /// above; `downstream` and `onDisposed` are immutable.
 @usableFromInline
 final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
-  @usableFromInline static var disposedBit: Int { 1 }
-  @usableFromInline static var stoppedBit: Int { 2 }
-  @usableFromInline static var upstreamSetBit: Int { 4 }
-
-  /// The lifecycle word. It must stay the first stored property (its address is the start of the
-  /// object's stored properties) and is never read or written as a property after `init`.
+  /// The lifecycle word (``SinkLifecycle``). It must stay the first stored property (its address
+  /// is the start of the object's stored properties) and is never read or written as a property
+  /// after `init`.
   @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Element>
   @usableFromInline let onDisposed: (() -> Void)?
@@ -49,12 +43,10 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
 
   /// `true` while events still pass: neither stopped nor disposed.
   @inlinable
-  var isActive: Bool {
-    streams_atomic_load(flagsAddress) & (Self.disposedBit | Self.stoppedBit) == 0
-  }
+  var isActive: Bool { SinkLifecycle.isActive(flagsAddress) }
 
   @inlinable
-  var isDisposed: Bool { streams_atomic_load(flagsAddress) & Self.disposedBit != 0 }
+  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
 
   /// Forwards `event` unless the sink is stopped or disposed; a terminal event disposes upstream.
   @inlinable
@@ -64,8 +56,7 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
       if !isActive { return }
       downstream.on(event)
     case .error, .completed:
-      let previous = streams_atomic_fetch_or(flagsAddress, Self.stoppedBit)
-      if previous & (Self.disposedBit | Self.stoppedBit) != 0 { return }
+      if !SinkLifecycle.stop(flagsAddress) { return }
       downstream.on(event)
       dispose()
     }
@@ -73,26 +64,74 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
 
   @inlinable
   func setUpstream(_ disposable: any Disposable) {
-    precondition(
-      streams_atomic_load(flagsAddress) & Self.upstreamSetBit == 0,
-      "Streams internal error: upstream disposable set twice")
-    upstreamSlot = disposable
-    let previous = streams_atomic_fetch_or(flagsAddress, Self.upstreamSetBit)
-    if previous & Self.disposedBit != 0 {
-      // Disposed before the upstream was known: `dispose()` left the slot alone.
-      upstreamSlot = nil
-      disposable.dispose()
-    }
+    SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
   }
 
   @inlinable
   func dispose() {
-    let previous = streams_atomic_fetch_or(flagsAddress, Self.disposedBit)
-    if previous & Self.disposedBit != 0 { return }
-    if previous & Self.upstreamSetBit != 0, let upstream = upstreamSlot {
-      upstreamSlot = nil
+    if SinkLifecycle.dispose(flags: flagsAddress, slot: &upstreamSlot), let onDisposed {
+      onDisposed()
+    }
+  }
+}
+
+/// The lifecycle shared by the sinks (``GuardedSink``, and the closure sink `subscribe(onNext:)`
+/// makes): one atomic word in the sink's own allocation, and the upstream disposable in a slot
+/// handed over through that word.
+///
+/// ``setUpstream(_:flags:slot:)`` writes the slot and then sets ``upstreamSetBit``;
+/// ``dispose(flags:slot:)`` sets ``disposedBit`` and reads the slot only if the set bit was
+/// already there. Whichever of the two comes second disposes the upstream, and only that one
+/// touches the slot after it was written, so the slot needs no lock.
+@usableFromInline
+enum SinkLifecycle {
+  @inlinable static var disposedBit: Int { 1 }
+  @inlinable static var stoppedBit: Int { 2 }
+  @inlinable static var upstreamSetBit: Int { 4 }
+
+  /// Neither stopped nor disposed.
+  @inlinable
+  static func isActive(_ flags: UnsafeMutablePointer<Int>) -> Bool {
+    streams_atomic_load(flags) & (disposedBit | stoppedBit) == 0
+  }
+
+  @inlinable
+  static func isDisposed(_ flags: UnsafeMutablePointer<Int>) -> Bool {
+    streams_atomic_load(flags) & disposedBit != 0
+  }
+
+  /// Marks the sink stopped for a terminal event; `true` if it was active until now (the caller
+  /// then delivers the terminal event and disposes).
+  @inlinable
+  static func stop(_ flags: UnsafeMutablePointer<Int>) -> Bool {
+    streams_atomic_fetch_or(flags, stoppedBit) & (disposedBit | stoppedBit) == 0
+  }
+
+  @inlinable
+  static func setUpstream(
+    _ disposable: any Disposable, flags: UnsafeMutablePointer<Int>,
+    slot: inout (any Disposable)?
+  ) {
+    precondition(
+      streams_atomic_load(flags) & upstreamSetBit == 0,
+      "Streams internal error: upstream disposable set twice")
+    slot = disposable
+    if streams_atomic_fetch_or(flags, upstreamSetBit) & disposedBit != 0 {
+      // Disposed before the upstream was known: `dispose` left the slot alone.
+      slot = nil
+      disposable.dispose()
+    }
+  }
+
+  /// Disposes the upstream if it is known; `true` for the first call (the caller then runs its
+  /// own disposal action).
+  @inlinable
+  static func dispose(flags: UnsafeMutablePointer<Int>, slot: inout (any Disposable)?) -> Bool {
+    let previous = streams_atomic_fetch_or(flags, disposedBit)
+    if previous & disposedBit != 0 { return false }
+    if previous & upstreamSetBit != 0, let upstream = slot.take() {
       upstream.dispose()
     }
-    if let onDisposed { onDisposed() }
+    return true
   }
 }

@@ -16,26 +16,6 @@ extension ObservableType {
     _ transform: @escaping (Element) throws -> Result?,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
-    let source = asObservable()
-    return Observable(kind: "compactMap", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeAny(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              do {
-                if let result = try transform(element) { sink.on(.next(result)) }
-              } catch {
-                sink.on(.error(error))
-              }
-            case .error(let error): sink.on(.error(error))
-            case .completed: sink.on(.completed)
-            }
-          }))
-      return sink
-    }
+    stage(CompactMapStep(transform), kind: "compactMap", file: file, line: line)
   }
 }

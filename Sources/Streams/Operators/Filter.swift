@@ -13,25 +13,6 @@ extension ObservableType {
     _ predicate: @escaping (Element) throws -> Bool,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    let source = asObservable()
-    return Observable(kind: "filter", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeAny(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              do {
-                if try predicate(element) { sink.on(event) }
-              } catch {
-                sink.on(.error(error))
-              }
-            case .error, .completed: sink.on(event)
-            }
-          }))
-      return sink
-    }
+    stage(FilterStep(predicate), kind: "filter", file: file, line: line)
   }
 }

@@ -15,26 +15,6 @@ extension ObservableType {
     _ transform: @escaping (Element) throws -> Result,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
-    let source = asObservable()
-    return Observable(kind: "map", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeAny(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              do {
-                sink.on(.next(try transform(element)))
-              } catch {
-                sink.on(.error(error))
-              }
-            case .error(let error): sink.on(.error(error))
-            case .completed: sink.on(.completed)
-            }
-          }))
-      return sink
-    }
+    stage(MapStep(transform), kind: "map", file: file, line: line)
   }
 }

@@ -540,7 +540,9 @@ struct SubjectSubscription: Disposable, @unchecked Sendable {
   func dispose() {
     let first = storage.withUnsafeMutablePointerToElements { streams_atomic_exchange($0, 1) == 0 }
     guard first else { return }
-    let header = storage.header
-    if let owner = header.owner { header.remove(owner, header.key) }
+    // Through the pointer: copying the header would copy (and destroy) the weak reference.
+    storage.withUnsafeMutablePointerToHeader { header in
+      if let owner = header.pointee.owner { header.pointee.remove(owner, header.pointee.key) }
+    }
   }
 }

@@ -1,0 +1,136 @@
+import StreamsShims
+
+/// What one element-wise stage (`map`, `filter`, `compactMap`) does with an element: the element
+/// to forward, or `nil` to drop it. A throw fails the stage.
+///
+/// A stage is a type rather than a closure so that ``StageSink`` specializes over it: the call to
+/// `apply` is direct and inlined, and only the user's closure is called indirectly.
+@usableFromInline
+protocol StageStep {
+  associatedtype Input
+  associatedtype Output
+  func apply(_ input: Input) throws -> Output?
+}
+
+@usableFromInline
+struct MapStep<Input, Output>: StageStep {
+  @usableFromInline let transform: (Input) throws -> Output
+
+  @inlinable
+  init(_ transform: @escaping (Input) throws -> Output) { self.transform = transform }
+
+  @inlinable
+  func apply(_ input: Input) throws -> Output? { try transform(input) }
+}
+
+@usableFromInline
+struct FilterStep<Element>: StageStep {
+  @usableFromInline let predicate: (Element) throws -> Bool
+
+  @inlinable
+  init(_ predicate: @escaping (Element) throws -> Bool) { self.predicate = predicate }
+
+  @inlinable
+  func apply(_ input: Element) throws -> Element? { try predicate(input) ? input : nil }
+}
+
+@usableFromInline
+struct CompactMapStep<Input, Output>: StageStep {
+  @usableFromInline let transform: (Input) throws -> Output?
+
+  @inlinable
+  init(_ transform: @escaping (Input) throws -> Output?) { self.transform = transform }
+
+  @inlinable
+  func apply(_ input: Input) throws -> Output? { try transform(input) }
+}
+
+/// The sink of an element-wise stage: the step, the downstream observer and the
+/// ``SinkLifecycle`` in one object, which is also the context of the observer it subscribes
+/// upstream with. One allocation per stage and subscription, where a ``GuardedSink`` with a
+/// closure observer is two.
+///
+/// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
+/// `upstreamSlot` is handed over through it, `downstream` and `step` are immutable.
+@usableFromInline
+final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
+  /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
+  @usableFromInline var flags: Int
+  @usableFromInline let downstream: AnyObserver<Step.Output>
+  @usableFromInline let step: Step
+  @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
+
+  @inlinable
+  init(_ downstream: AnyObserver<Step.Output>, step: Step) {
+    self.flags = 0
+    self.downstream = downstream
+    self.step = step
+    self.upstreamSlot = nil
+    Resources.track(self)
+  }
+
+  @inlinable
+  deinit { Resources.untrack(self) }
+
+  @inlinable
+  var flagsAddress: UnsafeMutablePointer<Int> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
+  }
+
+  @inlinable
+  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
+
+  /// Applies the step to an element and forwards what it gives, unless the stage stopped or was
+  /// disposed (checked again after the step, which is user code and may dispose the stage).
+  @inlinable
+  func on(_ event: Event<Step.Input>) {
+    switch event {
+    case .next(let element):
+      guard SinkLifecycle.isActive(flagsAddress) else { return }
+      let output: Step.Output?
+      do {
+        output = try step.apply(element)
+      } catch {
+        finish(.error(error))
+        return
+      }
+      if let output, SinkLifecycle.isActive(flagsAddress) { downstream.on(.next(output)) }
+    case .error(let error): finish(.error(error))
+    case .completed: finish(.completed)
+    }
+  }
+
+  @inlinable
+  func finish(_ event: Event<Step.Output>) {
+    guard SinkLifecycle.stop(flagsAddress) else { return }
+    downstream.on(event)
+    dispose()
+  }
+
+  @inlinable
+  func setUpstream(_ disposable: any Disposable) {
+    SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
+  }
+
+  @inlinable
+  func dispose() {
+    _ = SinkLifecycle.dispose(flags: flagsAddress, slot: &upstreamSlot)
+  }
+}
+
+extension ObservableType {
+  /// An element-wise stage over this sequence: `step` decides per element; terminal events and
+  /// disposal pass through.
+  @inlinable
+  func stage<Step: StageStep>(
+    _ step: Step, kind: StaticString, file: StaticString, line: UInt
+  ) -> Observable<Step.Output> where Step.Input == Element {
+    let source = asObservable()
+    return Observable(kind: kind, upstreams: [source.traceID], file: file, line: line) {
+      observer in
+      let sink = StageSink(observer, step: step)
+      sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
+      return sink
+    }
+  }
+}
