@@ -28,16 +28,27 @@ public enum LeakCheck {
   public static func measure<Result>(_ body: () throws -> Result) rethrows -> (
     result: Result, leaked: Int
   ) {
-    try measure(counter: { Resources.total }, body)
+    requireCounting()
+    return try measure(counter: { Resources.total }, body)
   }
 
   /// The `async` form of ``measure(_:)``, for ``expectNoLeaks(_:sourceLocation:_:)``.
   static func measureAsync<Result>(_ body: () async throws -> Result) async rethrows -> (
     result: Result, leaked: Int
   ) {
+    requireCounting()
     let before = Resources.total
     let result = try await body()
     return (result, Resources.total - before)
+  }
+
+  /// Stops the program when this build of Streams does not count live objects, rather than let a
+  /// leak check pass without having measured anything.
+  static func requireCounting() {
+    precondition(
+      Resources.isCounting,
+      "LeakCheck: this build of Streams does not count live objects (Resources.total counts in"
+        + " debug builds only); run leak checks in a debug build")
   }
 
   /// ``measure(_:)`` over any counter; tests use a counter of their own.

@@ -75,7 +75,8 @@
     _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> Result
   ) rethrows -> Result {
-    try expectNoLeaks(
+    LeakCheck.requireCounting()
+    return try expectNoLeaks(
       counter: { Resources.total }, comment, sourceLocation: sourceLocation, body)
   }
 

@@ -181,7 +181,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
   }
 
   @inlinable
-  func setUpstream(_ disposable: any Disposable) {
+  func setUpstream(_ disposable: consuming any Disposable) {
     SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
   }
 

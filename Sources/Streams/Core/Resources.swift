@@ -1,5 +1,6 @@
 /// Live-object accounting: the number of Streams objects (subscriptions, subjects, disposables)
-/// currently alive, always on (RxSwift needs the `TRACE_RESOURCES` flag for its counterpart).
+/// currently alive, counted in debug builds of Streams (RxSwift needs the `TRACE_RESOURCES` flag
+/// for its counterpart).
 ///
 /// ```swift
 /// let before = Resources.total
@@ -11,22 +12,40 @@
 /// ```
 ///
 /// The count is process-wide; read it before and after a block that runs alone.
+///
+/// A release build of Streams does not count (``isCounting`` is `false` and ``total`` stays 0):
+/// the counter is one atomic word that every thread would increment and decrement on every
+/// subscription, two contended read-modify-writes per object in production code. `swift test`
+/// and debug app builds compile Streams in debug, so leak checks see every object there.
 public enum Resources {
   @usableFromInline static let counter = AtomicCounter()
 
-  /// The number of live Streams objects.
+  /// Whether this build of Streams counts live objects (a debug build).
+  public static var isCounting: Bool {
+    #if DEBUG
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// The number of live Streams objects; always 0 where ``isCounting`` is `false`.
   public static var total: Int { counter.value }
 
   /// Counts `object` as alive; called from initialisers.
   @inlinable
   static func track(_ object: AnyObject) {
-    counter.increment()
+    #if DEBUG
+      counter.increment()
+    #endif
   }
 
   /// Counts `object` as released; called from `deinit`.
   @inlinable
   static func untrack(_ object: AnyObject) {
-    counter.decrement()
+    #if DEBUG
+      counter.decrement()
+    #endif
   }
 }
 

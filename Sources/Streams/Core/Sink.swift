@@ -63,7 +63,7 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
   }
 
   @inlinable
-  func setUpstream(_ disposable: any Disposable) {
+  func setUpstream(_ disposable: consuming any Disposable) {
     SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
   }
 
@@ -109,17 +109,16 @@ enum SinkLifecycle {
 
   @inlinable
   static func setUpstream(
-    _ disposable: any Disposable, flags: UnsafeMutablePointer<Int>,
+    _ disposable: consuming any Disposable, flags: UnsafeMutablePointer<Int>,
     slot: inout (any Disposable)?
   ) {
     precondition(
       streams_atomic_load(flags) & upstreamSetBit == 0,
       "Streams internal error: upstream disposable set twice")
-    slot = disposable
+    slot = consume disposable
     if streams_atomic_fetch_or(flags, upstreamSetBit) & disposedBit != 0 {
       // Disposed before the upstream was known: `dispose` left the slot alone.
-      slot = nil
-      disposable.dispose()
+      slot.take()?.dispose()
     }
   }
 

@@ -108,7 +108,7 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   }
 
   @inlinable
-  func setUpstream(_ disposable: any Disposable) {
+  func setUpstream(_ disposable: consuming any Disposable) {
     SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
   }
 

@@ -391,21 +391,29 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// does that before it releases the claim.
   @inlinable
   func unsubscribe(_ key: Int) {
-    let removed = state.withLock { state -> (AnyObserver<Element>?, claimed: Bool) in
+    let removed = state.withLock {
+      state -> (observer: AnyObserver<Element>?, fresh: Observers?) in
       guard let index = state.observers.firstIndex(where: { $0.key == key }) else {
-        return (nil, false)
+        return (nil, nil)
+      }
+      let observer = state.observers.remove(at: index).observer
+      // When nobody delivers, take the claim with the copy brought up to date in the same
+      // compare-and-swap (the idle fast path may take the claim without the lock); otherwise
+      // mark the copy stale for the delivering thread.
+      let word = self.state.loadWord()
+      if word & Self.deliveringBit == 0,
+        self.state.compareExchangeWord(
+          expected: word, desired: (word & ~Self.observersChangedBit) | Self.deliveringBit)
+      {
+        return (observer, state.observers)
       }
       _ = self.state.fetchOrWord(Self.observersChangedBit)
-      let observer = state.observers.remove(at: index).observer
-      // Nobody delivers and the claim is free: take it (compare-and-swap, as the idle fast path
-      // may take it without the lock). `nextWork()` then refreshes the copy.
-      let word = self.state.loadWord()
-      let claimed =
-        word & Self.deliveringBit == 0
-        && self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
-      return (observer, claimed)
+      return (observer, nil)
     }
-    if removed.claimed { finishDelivery() }
+    if let fresh = removed.fresh {
+      installDeliveryObservers(fresh)
+      finishDelivery()
+    }
     // Release the observer outside the lock: its deinit may run user code.
     withExtendedLifetime(removed) {}
   }
