@@ -185,14 +185,42 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func installDeliveryObservers(_ fresh: Observers) {
     let old = deliveryObservers
-    if fresh.isEmpty {
-      deliveryObservers = .init(start: nil, count: 0)
-    } else {
-      let copy = UnsafeMutableBufferPointer<Observers.Element>.allocate(capacity: fresh.count)
-      _ = copy.initialize(from: fresh)
-      deliveryObservers = copy
-    }
+    deliveryObservers = Self.copy(of: fresh)
     Self.free(old)
+  }
+
+  @inlinable
+  static func copy(of observers: Observers) -> UnsafeMutableBufferPointer<Observers.Element> {
+    if observers.isEmpty { return .init(start: nil, count: 0) }
+    let copy = UnsafeMutableBufferPointer<Observers.Element>.allocate(capacity: observers.count)
+    _ = copy.initialize(from: observers)
+    return copy
+  }
+
+  /// Under the lock, after the observer list changed: when nobody delivers, makes `fresh` the
+  /// delivery copy at once and returns the old copy, for the caller to free once it has
+  /// unlocked (freeing it may release an observer, whose deinit may run user code). The claim is
+  /// taken and released within the lock, so nothing can have been queued meanwhile and there is
+  /// nothing to drain: a thread that disposes never ends up delivering other threads' events.
+  /// When someone delivers, marks the copy stale for them (they refresh it before releasing the
+  /// claim) and returns `nil`.
+  @inlinable
+  func replaceIdleDeliveryObserversUnderLock(with fresh: Observers)
+    -> UnsafeMutableBufferPointer<Observers.Element>?
+  {
+    let word = state.loadWord()
+    // Compare-and-swap: the idle fast path may take the claim without the lock.
+    guard word & Self.deliveringBit == 0,
+      state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
+    else {
+      _ = state.fetchOrWord(Self.observersChangedBit)
+      return nil
+    }
+    let old = deliveryObservers
+    deliveryObservers = Self.copy(of: fresh)
+    // Holding the lock and the claim, nobody else changes the word: release with a store.
+    state.storeWord(word & ~(Self.observersChangedBit | Self.deliveringBit))
+    return old
   }
 
   /// Holding the claim: delivers `event` to ``deliveryObservers``. An observer is checked for
@@ -392,30 +420,19 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func unsubscribe(_ key: Int) {
     let removed = state.withLock {
-      state -> (observer: AnyObserver<Element>?, fresh: Observers?) in
+      state -> (
+        observer: AnyObserver<Element>?, old: UnsafeMutableBufferPointer<Observers.Element>?
+      )
+      in
       guard let index = state.observers.firstIndex(where: { $0.key == key }) else {
         return (nil, nil)
       }
       let observer = state.observers.remove(at: index).observer
-      // When nobody delivers, take the claim with the copy brought up to date in the same
-      // compare-and-swap (the idle fast path may take the claim without the lock); otherwise
-      // mark the copy stale for the delivering thread.
-      let word = self.state.loadWord()
-      if word & Self.deliveringBit == 0,
-        self.state.compareExchangeWord(
-          expected: word, desired: (word & ~Self.observersChangedBit) | Self.deliveringBit)
-      {
-        return (observer, state.observers)
-      }
-      _ = self.state.fetchOrWord(Self.observersChangedBit)
-      return (observer, nil)
-    }
-    if let fresh = removed.fresh {
-      installDeliveryObservers(fresh)
-      finishDelivery()
+      return (observer, replaceIdleDeliveryObserversUnderLock(with: state.observers))
     }
     // Release the observer outside the lock: its deinit may run user code.
-    withExtendedLifetime(removed) {}
+    if let old = removed.old { Self.free(old) }
+    withExtendedLifetime(removed.observer) {}
   }
 
   @inlinable
@@ -426,23 +443,21 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func dispose() {
-    let released = state.withLock { state -> (Observers, [Element], claimed: Bool) in
+    let released = state.withLock {
+      state -> (Observers, [Element], old: UnsafeMutableBufferPointer<Observers.Element>?) in
       state.isDisposed = true
       state.version &+= 1
       _ = self.state.fetchOrWord(Self.closedBit)
-      // Claim delivery (when nobody delivers) to release the observers' delivery copy too.
-      var claimed = false
-      if self.state.loadWord() & Self.deliveringBit == 0, case .claimed = claimUnderLock() {
-        claimed = true
-      }
+      // Let the delivery copy go too (now, or by the delivering thread when it is done).
+      let old = replaceIdleDeliveryObserversUnderLock(with: [])
       defer {
         state.observers = []
         state.buffer = []
       }
-      return (state.observers, state.buffer, claimed)
+      return (state.observers, state.buffer, old)
     }
+    if let old = released.old { Self.free(old) }
     withExtendedLifetime(released) {}
-    if released.claimed { finishDelivery() }
   }
 
   /// The current latest element; throws the terminal error, or `RxError.disposed`.
