@@ -36,10 +36,12 @@ extension ObservableType {
     return Observable(
       kind: "combineLatest", upstreams: [first.traceID, second.traceID], file: file, line: line
     ) { observer in
-      let sink = CombineLatestSink<(Source1.Element?, Source2.Element?), Element>(
-        downstream: observer, empty: (nil, nil), count: 2
-      ) { latest in
-        try resultSelector(latest.0!, latest.1!)
+      typealias Latest = (Source1.Element?, Source2.Element?)
+      let state = TypedCombineStateMachine<Latest, (Source1.Element, Source2.Element)>(
+        empty: (nil, nil), count: 2, completesWhenOthersDone: true
+      ) { latest in ((latest.0!, latest.1!), 0b11) }
+      let sink = TypedCombineSink(downstream: observer, state: state) { values in
+        try resultSelector(values.0, values.1)
       }
       sink.subscribe(0, to: first) { $0.0 = $1 }
       sink.subscribe(1, to: second) { $0.1 = $1 }
@@ -82,10 +84,13 @@ extension ObservableType {
       kind: "combineLatest", upstreams: [first.traceID, second.traceID, third.traceID],
       file: file, line: line
     ) { observer in
-      let sink = CombineLatestSink<
-        (Source1.Element?, Source2.Element?, Source3.Element?), Element
-      >(downstream: observer, empty: (nil, nil, nil), count: 3) { latest in
-        try resultSelector(latest.0!, latest.1!, latest.2!)
+      typealias Latest = (Source1.Element?, Source2.Element?, Source3.Element?)
+      typealias Values = (Source1.Element, Source2.Element, Source3.Element)
+      let state = TypedCombineStateMachine<Latest, Values>(
+        empty: (nil, nil, nil), count: 3, completesWhenOthersDone: true
+      ) { latest in ((latest.0!, latest.1!, latest.2!), 0b111) }
+      let sink = TypedCombineSink(downstream: observer, state: state) { values in
+        try resultSelector(values.0, values.1, values.2)
       }
       sink.subscribe(0, to: first) { $0.0 = $1 }
       sink.subscribe(1, to: second) { $0.1 = $1 }
