@@ -89,7 +89,7 @@ public enum Workloads {
       baseline: Baselines.flatMapJust, mallocsPerOperation: 3),
     Entry(
       name: "combineLatest2", streams: StreamsVariants.combineLatest2,
-      baseline: Baselines.combineLatest2, mallocsPerOperation: 4),
+      baseline: Baselines.combineLatest2, mallocsPerOperation: 0),
     Entry(
       name: "range-map-filter-reduce", streams: StreamsVariants.rangeMapFilterReduce,
       baseline: Baselines.rangeMapFilterReduce, mallocsPerOperation: 0),

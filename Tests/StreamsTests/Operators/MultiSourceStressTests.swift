@@ -152,6 +152,60 @@ struct MultiSourceStressTests {
     #expect(resourcesReturned(to: before))
   }
 
+  @Test("combineLatest of two: two threads, each combination newer than the one before")
+  func combineLatestTwo() {
+    let before = Resources.total
+    do {
+      let a = PublishSubject<Int>()
+      let b = PublishSubject<Int>()
+      let recorder = ContractRecorder<Pair>()
+      let subscription = Observable.combineLatest(a, b) { Pair(first: $0, second: $1) }
+        .subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(2) { index in
+        let subject = index == 0 ? a : b
+        for value in 0..<perThread { subject.onNext(value) }
+        subject.onCompleted()
+      }
+      let pairs = recorder.elements
+      // Delivered in the order the state machine accepted the elements: neither side goes back.
+      let ordered = Swift.zip(pairs, pairs.dropFirst()).allSatisfy { earlier, later in
+        earlier.first <= later.first && earlier.second <= later.second
+      }
+      #expect(ordered)
+      #expect(pairs.last == Pair(first: perThread - 1, second: perThread - 1))
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("zip of two: two threads, every element paired in order")
+  func zipTwo() {
+    let before = Resources.total
+    do {
+      let a = PublishSubject<Int>()
+      let b = PublishSubject<Int>()
+      let recorder = ContractRecorder<Pair>()
+      let subscription = Observable.zip(a, b) { Pair(first: $0, second: $1) }
+        .subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(2) { index in
+        let subject = index == 0 ? a : b
+        for value in 0..<perThread { subject.onNext(value) }
+        subject.onCompleted()
+      }
+      #expect(recorder.elements == (0..<perThread).map { Pair(first: $0, second: $0) })
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
   @Test("zip: three threads, every element paired in order")
   func zip() {
     let before = Resources.total
@@ -200,7 +254,7 @@ struct MultiSourceStressTests {
     #expect(resourcesReturned(to: before))
   }
 
-  @Test("subscribing and disposing merge and zip while sources emit, nothing leaks")
+  @Test("subscribing and disposing merge, zip and combineLatest while sources emit, no leaks")
   func subscribeDisposeRace() {
     let before = Resources.total
     do {
@@ -220,10 +274,15 @@ struct MultiSourceStressTests {
         default:
           for round in 0..<(perThread / 4) {
             let recorder = ContractRecorder<Int>()
-            let subscription =
-              round.isMultiple(of: 2)
-              ? Observable.merge(a.asObservable(), b.asObservable()).subscribe(recorder.on)
-              : Observable.zip(a, b) { $0 &+ $1 }.subscribe(recorder.on)
+            let subscription: any Disposable
+            switch round % 3 {
+            case 0:
+              subscription = Observable.merge(a.asObservable(), b.asObservable())
+                .subscribe(recorder.on)
+            case 1: subscription = Observable.zip(a, b) { $0 &+ $1 }.subscribe(recorder.on)
+            default:
+              subscription = Observable.combineLatest(a, b) { $0 &+ $1 }.subscribe(recorder.on)
+            }
             subscription.dispose()
             if !recorder.violations.isEmpty || recorder.overlapCount != 0 {
               Issue.record("contract broken: \(recorder.violations)")
@@ -237,4 +296,10 @@ struct MultiSourceStressTests {
     }
     #expect(resourcesReturned(to: before))
   }
+}
+
+/// Two combined elements, comparable as a whole.
+struct Pair: Equatable, Sendable {
+  var first: Int
+  var second: Int
 }

@@ -1,6 +1,6 @@
 extension ObservableType {
-  /// Combines the latest elements of two or more sources with `resultSelector` whenever any of
-  /// them emits, once each has emitted at least once.
+  /// Combines the latest elements of two sources with `resultSelector` whenever either emits,
+  /// once both have emitted at least once.
   ///
   /// ```swift
   /// let a = PublishSubject<Int>(), b = PublishSubject<String>()
@@ -15,7 +15,105 @@ extension ObservableType {
   /// result: ---1x-2x-2y-3y-|
   /// ```
   ///
-  /// Takes any number of sources from two up (RxSwift has overloads for 2 to 8). The sources are
+  /// The sources are subscribed in order. Completes when both sources completed, or when one
+  /// emits after the other completed; fails with the first error, or when `resultSelector`
+  /// throws, disposing both sources. A source's subscription is disposed when it completes;
+  /// disposal disposes both. The sources may emit on different threads: `resultSelector` and the
+  /// observer run one at a time, in the order the elements arrived, never under a lock.
+  ///
+  /// The latest elements are kept with their own types and the operator specializes in the
+  /// caller's module, so an update costs no allocation.
+  ///
+  /// - Parameter resultSelector: Combines the latest element of each source.
+  @inlinable
+  public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
+    _ source1: Source1, _ source2: Source2,
+    resultSelector: @escaping (Source1.Element, Source2.Element) throws -> Element,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let first = source1.asObservable()
+    let second = source2.asObservable()
+    return Observable(
+      kind: "combineLatest", upstreams: [first.traceID, second.traceID], file: file, line: line
+    ) { observer in
+      typealias Latest = (Source1.Element?, Source2.Element?)
+      let state = TypedCombineStateMachine<Latest, (Source1.Element, Source2.Element)>(
+        empty: (nil, nil), count: 2, completesWhenOthersDone: true
+      ) { latest in ((latest.0!, latest.1!), 0b11) }
+      let sink = TypedCombineSink(downstream: observer, state: state) { values in
+        try resultSelector(values.0, values.1)
+      }
+      sink.subscribe(0, to: first) { $0.0 = $1 }
+      sink.subscribe(1, to: second) { $0.1 = $1 }
+      return sink
+    }
+  }
+
+  /// Combines the latest elements of three sources with `resultSelector` whenever any of them
+  /// emits, once each has emitted at least once.
+  ///
+  /// ```swift
+  /// let a = PublishSubject<Int>(), b = PublishSubject<String>(), c = PublishSubject<Bool>()
+  /// _ = Observable.combineLatest(a, b, c) { "\($0)\($1)\($2)" }
+  ///   .subscribe(onNext: { print($0) })
+  /// a.onNext(1); b.onNext("x"); c.onNext(true); a.onNext(2)
+  /// // Prints "1xtrue", "2xtrue"
+  /// ```
+  ///
+  /// The sources are subscribed in order. Completes when every source completed, or when a
+  /// source emits while the other two have completed; fails with the first error, or when
+  /// `resultSelector` throws, disposing every source. A source's subscription is disposed when
+  /// it completes; disposal disposes them all. Sources may emit on different threads:
+  /// `resultSelector` and the observer run one at a time, in the order the elements arrived,
+  /// never under a lock. As with two sources, an update costs no allocation.
+  ///
+  /// - Parameter resultSelector: Combines the latest element of each source.
+  @inlinable
+  public static func combineLatest<
+    Source1: ObservableType, Source2: ObservableType, Source3: ObservableType
+  >(
+    _ source1: Source1, _ source2: Source2, _ source3: Source3,
+    resultSelector:
+      @escaping (Source1.Element, Source2.Element, Source3.Element) throws -> Element,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let first = source1.asObservable()
+    let second = source2.asObservable()
+    let third = source3.asObservable()
+    return Observable(
+      kind: "combineLatest", upstreams: [first.traceID, second.traceID, third.traceID],
+      file: file, line: line
+    ) { observer in
+      typealias Latest = (Source1.Element?, Source2.Element?, Source3.Element?)
+      typealias Values = (Source1.Element, Source2.Element, Source3.Element)
+      let state = TypedCombineStateMachine<Latest, Values>(
+        empty: (nil, nil, nil), count: 3, completesWhenOthersDone: true
+      ) { latest in ((latest.0!, latest.1!, latest.2!), 0b111) }
+      let sink = TypedCombineSink(downstream: observer, state: state) { values in
+        try resultSelector(values.0, values.1, values.2)
+      }
+      sink.subscribe(0, to: first) { $0.0 = $1 }
+      sink.subscribe(1, to: second) { $0.1 = $1 }
+      sink.subscribe(2, to: third) { $0.2 = $1 }
+      return sink
+    }
+  }
+
+  /// Combines the latest elements of four or more sources with `resultSelector` whenever any of
+  /// them emits, once each has emitted at least once.
+  ///
+  /// ```swift
+  /// let a = PublishSubject<Int>(), b = PublishSubject<Int>()
+  /// let c = PublishSubject<Int>(), d = PublishSubject<Int>()
+  /// _ = Observable.combineLatest(a, b, c, d) { $0 + $1 + $2 + $3 }
+  ///   .subscribe(onNext: { print($0) })
+  /// a.onNext(1); b.onNext(10); c.onNext(100); d.onNext(1000); a.onNext(2)
+  /// // Prints "1111", "1112"
+  /// ```
+  ///
+  /// Takes any number of sources (RxSwift has overloads for 2 to 8); two and three sources use
+  /// the typed overloads above, this one serves more, and code that forwards a parameter pack.
+  /// It keeps the latest elements boxed, which costs allocations per update. The sources are
   /// subscribed in order. Completes when every source completed, or when a source emits while
   /// every other source has completed; fails with the first error, or when `resultSelector`
   /// throws, disposing every source. A source's subscription is disposed when it completes;
@@ -94,8 +192,8 @@ extension ObservableType {
 }
 
 extension ObservableType where Element == Any {
-  /// Emits a tuple of the latest elements of two or more sources whenever any of them emits, once
-  /// each has emitted at least once.
+  /// Emits a tuple of the latest elements of two sources whenever either emits, once both have
+  /// emitted at least once.
   ///
   /// ```swift
   /// let a = PublishSubject<Int>(), b = PublishSubject<String>()
@@ -104,9 +202,56 @@ extension ObservableType where Element == Any {
   /// // Prints "(1, "x")", "(2, "x")"
   /// ```
   ///
-  /// Completes when every source completed, or when a source emits while every other source has
+  /// Completes when both sources completed, or when one emits after the other completed; fails
+  /// with the first error, disposing both sources. Disposal disposes both sources. An update
+  /// costs no allocation (see ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``).
+  @inlinable
+  public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
+    _ source1: Source1, _ source2: Source2, file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<(Source1.Element, Source2.Element)> {
+    Observable<(Source1.Element, Source2.Element)>.combineLatest(
+      source1, source2, resultSelector: { ($0, $1) }, file: file, line: line)
+  }
+
+  /// Emits a tuple of the latest elements of three sources whenever any of them emits, once each
+  /// has emitted at least once.
+  ///
+  /// ```swift
+  /// let a = PublishSubject<Int>(), b = PublishSubject<String>(), c = PublishSubject<Bool>()
+  /// _ = Observable.combineLatest(a, b, c).subscribe(onNext: { print($0) })
+  /// a.onNext(1); b.onNext("x"); c.onNext(true)
+  /// // Prints "(1, "x", true)"
+  /// ```
+  ///
+  /// Completes when every source completed, or when a source emits while the other two have
   /// completed; fails with the first error, disposing every source. Disposal disposes every
-  /// source.
+  /// source. An update costs no allocation.
+  @inlinable
+  public static func combineLatest<
+    Source1: ObservableType, Source2: ObservableType, Source3: ObservableType
+  >(
+    _ source1: Source1, _ source2: Source2, _ source3: Source3,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<(Source1.Element, Source2.Element, Source3.Element)> {
+    Observable<(Source1.Element, Source2.Element, Source3.Element)>.combineLatest(
+      source1, source2, source3, resultSelector: { ($0, $1, $2) }, file: file, line: line)
+  }
+
+  /// Emits a tuple of the latest elements of four or more sources whenever any of them emits,
+  /// once each has emitted at least once.
+  ///
+  /// ```swift
+  /// let a = PublishSubject<Int>(), b = PublishSubject<String>()
+  /// let c = PublishSubject<Bool>(), d = PublishSubject<Double>()
+  /// _ = Observable.combineLatest(a, b, c, d).subscribe(onNext: { print($0) })
+  /// a.onNext(1); b.onNext("x"); c.onNext(true); d.onNext(0.5)
+  /// // Prints "(1, "x", true, 0.5)"
+  /// ```
+  ///
+  /// Two and three sources use the typed overloads above; this one serves more, and code that
+  /// forwards a parameter pack, and keeps the latest elements boxed. Completes when every source
+  /// completed, or when a source emits while every other source has completed; fails with the
+  /// first error, disposing every source. Disposal disposes every source.
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(

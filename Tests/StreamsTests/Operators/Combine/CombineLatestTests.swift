@@ -148,4 +148,153 @@ struct CombineLatestTests {
     subscription.dispose()
     #expect(!a.hasObservers)
   }
+
+  @Test("three sources: combines the latest elements and completes when every source completed")
+  func threeValues() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(150, 9), .next(210, 1), .completed(260)])
+    let e1 = scheduler.createHotObservable([.next(220, 10), .next(240, 20), .completed(270)])
+    let e2 = scheduler.createHotObservable([.next(230, 100), .next(250, 200), .completed(280)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1, e2) { $0 + $1 + $2 } }
+    #expect(res.events == [.next(230, 111), .next(240, 121), .next(250, 221), .completed(280)])
+    #expect(e0.subscriptions == [Subscription(200, 260)])
+    #expect(e1.subscriptions == [Subscription(200, 270)])
+    #expect(e2.subscriptions == [Subscription(200, 280)])
+  }
+
+  @Test("three sources: an element while the other two completed completes")
+  func threeOthersDone() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+    let e1 = scheduler.createHotObservable([.next(150, 0), .completed(230)])
+    let e2 = scheduler.createHotObservable([.next(225, 3), .next(240, 4), .completed(400)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1, e2) { $0 + $1 + $2 } }
+    #expect(res.events == [.completed(240)])
+    #expect(e0.subscriptions == [Subscription(200, 220)])
+    #expect(e1.subscriptions == [Subscription(200, 230)])
+    #expect(e2.subscriptions == [Subscription(200, 240)])
+  }
+
+  @Test("three sources: an error fails and disposes every source")
+  func threeError() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .completed(215)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .error(240, MultiTestError.second)])
+    let e2 = scheduler.createHotObservable([.next(230, 3), .completed(400)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1, e2) { $0 + $1 + $2 } }
+    #expect(res.events == [.next(230, 6), .error(240, MultiTestError.second)])
+    #expect(e0.subscriptions == [Subscription(200, 215)])
+    #expect(e1.subscriptions == [Subscription(200, 240)])
+    #expect(e2.subscriptions == [Subscription(200, 240)])
+  }
+
+  @Test("three sources: a throwing result selector fails and disposes every source")
+  func threeSelectorThrows() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .completed(400)])
+    let e2 = scheduler.createHotObservable([.next(230, 3), .next(240, -1), .completed(400)])
+    let res = scheduler.start {
+      Observable.combineLatest(e0, e1, e2) { a, b, c -> Int in
+        if c < 0 { throw MultiTestError.selector }
+        return a + b + c
+      }
+    }
+    #expect(res.events == [.next(230, 6), .error(240, MultiTestError.selector)])
+    for source in [e0, e1, e2] { #expect(source.subscriptions == [Subscription(200, 240)]) }
+  }
+
+  @Test("three sources: disposal mid-stream disposes every source")
+  func threeDisposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(260, 5), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .completed(400)])
+    let e2 = scheduler.createHotObservable([.next(230, 3), .completed(400)])
+    let res = scheduler.start(disposed: 250) {
+      Observable.combineLatest(e0, e1, e2) { $0 + $1 + $2 }
+    }
+    #expect(res.events == [.next(230, 6)])
+    for source in [e0, e1, e2] { #expect(source.subscriptions == [Subscription(200, 250)]) }
+  }
+
+  @Test("the two-source tuple form emits pairs of the latest elements")
+  func pairs() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(300)])
+    let e1 = scheduler.createHotObservable([.next(220, "a"), .completed(250)])
+    let res = scheduler.start { Observable.combineLatest(e0, e1).map { "\($0)\($1)" } }
+    #expect(res.events == [.next(220, "1a"), .next(230, "2a"), .completed(300)])
+    #expect(e0.subscriptions == [Subscription(200, 300)])
+    #expect(e1.subscriptions == [Subscription(200, 250)])
+  }
+
+  @Test("a source that fails while subscribing ends it; the next source is disposed at once")
+  func synchronousError() {
+    for arity in [2, 3, 4] {
+      let scheduler = TestScheduler(initialClock: 0)
+      let failing = Observable<Int>.error(MultiTestError.first)
+      let others = (1..<arity).map { _ in
+        scheduler.createColdObservable([.next(10, 1), .completed(20)])
+      }
+      let res = scheduler.start { () -> Observable<Int> in
+        switch arity {
+        case 2: Observable.combineLatest(failing, others[0]) { $0 + $1 }
+        case 3: Observable.combineLatest(failing, others[0], others[1]) { $0 + $1 + $2 }
+        default:
+          Observable.combineLatest(failing, others[0], others[1], others[2]) { $0 + $1 + $2 + $3 }
+        }
+      }
+      #expect(res.events == [.error(200, MultiTestError.first)], "arity \(arity)")
+      for source in others {
+        #expect(source.subscriptions == [Subscription(200, 200)], "arity \(arity)")
+      }
+    }
+  }
+
+  @Test("an update sent from the observer is delivered after the current one, in order")
+  func reentrantUpdate() {
+    for arity in [2, 3, 4] {
+      let a = BehaviorSubject(value: 1)
+      let b = BehaviorSubject(value: 10)
+      let c = BehaviorSubject(value: 0)
+      let d = BehaviorSubject(value: 0)
+      let combined: Observable<Int> =
+        switch arity {
+        case 2: Observable.combineLatest(a, b) { $0 + $1 }
+        case 3: Observable.combineLatest(a, b, c) { $0 + $1 + $2 }
+        default: Observable.combineLatest(a, b, c, d) { $0 + $1 + $2 + $3 }
+        }
+      var received: [Int] = []
+      let subscription = combined.subscribe(onNext: { value in
+        received.append(value)
+        if value == 12 { b.onNext(20) }
+        if value == 12 { received.append(-1) }  // runs before the nested update is delivered
+      })
+      a.onNext(2)
+      a.onNext(3)
+      #expect(received == [11, 12, -1, 22, 23], "arity \(arity)")
+      subscription.dispose()
+      #expect(!a.hasObservers && !b.hasObservers && !c.hasObservers, "arity \(arity)")
+    }
+  }
+
+  @Test("disposal releases the latest elements")
+  func releasesOnDisposal() {
+    final class Box {}
+    weak var weakBox: Box?
+    do {
+      let a = PublishSubject<Box>()
+      let b = PublishSubject<Int>()
+      let subscription = Observable.combineLatest(a, b) { box, _ in ObjectIdentifier(box) }
+        .subscribe(onNext: { _ in })
+      do {
+        let box = Box()
+        weakBox = box
+        a.onNext(box)
+      }
+      #expect(weakBox != nil)
+      subscription.dispose()
+      #expect(weakBox == nil)
+    }
+  }
 }

@@ -154,4 +154,108 @@ struct ZipTests {
     tupleSubscription.dispose()
     sumSubscription.dispose()
   }
+
+  @Test("three sources: pairs buffered elements in order and completes when every source did")
+  func threeValues() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([
+      .next(210, 1), .next(220, 2), .next(230, 3), .completed(300),
+    ])
+    let e1 = scheduler.createHotObservable([.next(240, 10), .next(250, 20), .completed(310)])
+    let e2 = scheduler.createHotObservable([
+      .next(260, 100), .next(270, 200), .next(280, 300), .completed(320),
+    ])
+    let res = scheduler.start { Observable.zip(e0, e1, e2) { $0 + $1 + $2 } }
+    #expect(res.events == [.next(260, 111), .next(270, 222), .completed(320)])
+    #expect(e0.subscriptions == [Subscription(200, 300)])
+    #expect(e1.subscriptions == [Subscription(200, 310)])
+    #expect(e2.subscriptions == [Subscription(200, 320)])
+  }
+
+  @Test("three sources: an error fails and disposes every source")
+  func threeError() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(215, 2), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 10), .completed(225)])
+    let e2 = scheduler.createHotObservable([.next(230, 100), .error(240, MultiTestError.second)])
+    let res = scheduler.start { Observable.zip(e0, e1, e2) { $0 + $1 + $2 } }
+    #expect(res.events == [.next(230, 111), .error(240, MultiTestError.second)])
+    #expect(e0.subscriptions == [Subscription(200, 240)])
+    #expect(e1.subscriptions == [Subscription(200, 225)])
+    #expect(e2.subscriptions == [Subscription(200, 240)])
+  }
+
+  @Test("three sources: a throwing result selector fails and disposes every source")
+  func threeSelectorThrows() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 10), .next(250, 20), .completed(400)])
+    let e2 = scheduler.createHotObservable([.next(230, 100), .next(260, -1), .completed(400)])
+    let res = scheduler.start {
+      Observable.zip(e0, e1, e2) { a, b, c -> Int in
+        if c < 0 { throw MultiTestError.selector }
+        return a + b + c
+      }
+    }
+    #expect(res.events == [.next(230, 111), .error(260, MultiTestError.selector)])
+    for source in [e0, e1, e2] { #expect(source.subscriptions == [Subscription(200, 260)]) }
+  }
+
+  @Test("three sources: disposal mid-stream disposes every source")
+  func threeDisposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(260, 5), .completed(400)])
+    let e1 = scheduler.createHotObservable([.next(220, 2), .completed(400)])
+    let e2 = scheduler.createHotObservable([.next(230, 3), .completed(400)])
+    let res = scheduler.start(disposed: 250) { Observable.zip(e0, e1, e2) { $0 + $1 + $2 } }
+    #expect(res.events == [.next(230, 6)])
+    for source in [e0, e1, e2] { #expect(source.subscriptions == [Subscription(200, 250)]) }
+  }
+
+  @Test("the three-source tuple form emits triples")
+  func triples() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let e0 = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(300)])
+    let e1 = scheduler.createHotObservable([.next(230, "a"), .next(240, "b"), .completed(250)])
+    let e2 = scheduler.createHotObservable([.next(235, true), .next(245, false), .completed(260)])
+    let res = scheduler.start { Observable.zip(e0, e1, e2).map { "\($0)\($1)\($2)" } }
+    #expect(res.events == [.next(235, "1atrue"), .next(245, "2bfalse"), .completed(300)])
+    #expect(e2.subscriptions == [Subscription(200, 260)])
+  }
+
+  @Test("a pair made from the observer is delivered after the current one, in order")
+  func reentrantPair() {
+    for arity in [2, 3, 4] {
+      let a = PublishSubject<Int>()
+      let b = PublishSubject<Int>()
+      let c = PublishSubject<Int>()
+      let d = PublishSubject<Int>()
+      let zipped: Observable<Int> =
+        switch arity {
+        case 2: Observable.zip(a, b) { $0 * 10 + $1 }
+        case 3: Observable.zip(a, b, c) { $0 * 10 + $1 + $2 }
+        default: Observable.zip(a, b, c, d) { $0 * 10 + $1 + $2 + $3 }
+        }
+      var received: [Int] = []
+      let subscription = zipped.subscribe(onNext: { value in
+        received.append(value)
+        if value == 11 {
+          b.onNext(2)
+          received.append(-1)  // runs before the nested pair is delivered
+        }
+      })
+      for _ in 0..<3 {
+        c.onNext(0)
+        d.onNext(0)
+      }
+      a.onNext(1)
+      a.onNext(2)
+      a.onNext(3)
+      b.onNext(1)
+      b.onNext(3)
+      #expect(received == [11, -1, 22, 33], "arity \(arity)")
+      subscription.dispose()
+      #expect(!a.hasObservers && !b.hasObservers && !c.hasObservers, "arity \(arity)")
+    }
+  }
 }

@@ -1,0 +1,188 @@
+/// The state of a fixed-arity `combineLatest` or `zip` (two or three sources), typed over its
+/// sources' elements: nothing is boxed to `Any` and an update allocates nothing.
+///
+/// `Storage` holds what each source delivered, one slot per source: its latest element as an
+/// optional for `combineLatest` (`(Int?, String?)`), a queue of its unpaired elements for `zip`
+/// (`(SmallQueue<Int>, SmallQueue<String>)`). A source's element is written into its slot by a
+/// closure the entry point makes (`{ $0.1 = $1 }`), and `take` reads one combination out of a full
+/// storage (`(Int, String)`, popping the queues for `zip`). Combinations are queued in the outbox
+/// as values; the sink runs the result selector while delivering them, outside the lock, one at a
+/// time and in order.
+///
+/// The rules are those of ``CombineStateMachine`` (RxSwift's): both complete when every source
+/// completed; `combineLatest` also when a source emits while every other source completed (the
+/// fixed-arity `zip` waits for every source); both fail with the first error; a completed source's
+/// subscription is disposed at once.
+@usableFromInline
+struct TypedCombineStateMachine<Storage, Snapshot> {
+  @usableFromInline var outbox = SerialOutbox<Snapshot>()
+  @usableFromInline var storage: Storage
+  /// `storage` with nothing in it, restored on disposal to release the elements.
+  @usableFromInline let empty: Storage
+  /// Reads one combination out of a full storage; returns it with the bits of the slots that
+  /// still hold a value afterwards.
+  @usableFromInline let take: (inout Storage) -> (snapshot: Snapshot, filled: Int)
+  /// `combineLatest`: an element that arrives when every other source completed ends the
+  /// sequence.
+  @usableFromInline let completesWhenOthersDone: Bool
+  /// Bit `i` is set while slot `i` holds a value.
+  @usableFromInline var filled = 0
+  /// Bit `i` is set once source `i` completed.
+  @usableFromInline var done = 0
+  /// Every source's bit.
+  @usableFromInline let all: Int
+  @usableFromInline var subscriptions: [UpstreamDisposable]
+
+  /// A state for `count` sources, with nothing stored yet (`empty`).
+  @inlinable
+  init(
+    empty: Storage, count: Int, completesWhenOthersDone: Bool,
+    take: @escaping (inout Storage) -> (snapshot: Snapshot, filled: Int)
+  ) {
+    precondition(
+      count > 1 && count < Int.bitWidth, "Streams internal error: combining \(count) sources")
+    self.storage = empty
+    self.empty = empty
+    self.take = take
+    self.completesWhenOthersDone = completesWhenOthersDone
+    self.all = (1 << count) - 1
+    self.subscriptions = Array(repeating: .pending, count: count)
+  }
+
+  /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
+  @inlinable
+  mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> (any Disposable)? {
+    if outbox.isClosed {
+      _ = subscriptions[index].release()
+      return disposable
+    }
+    return subscriptions[index].store(disposable)
+  }
+
+  /// Source `index` emitted; `write` stores its element in `storage`.
+  @inlinable
+  mutating func next(_ index: Int, _ write: (inout Storage) -> Void) -> Event<Snapshot>? {
+    if outbox.isClosed { return nil }
+    write(&storage)
+    filled |= 1 << index
+    if filled == all {
+      let (snapshot, stillFilled) = take(&storage)
+      filled = stillFilled
+      return outbox.send(.next(snapshot))
+    }
+    guard completesWhenOthersDone else { return nil }
+    // Every other source completed (`combineLatest`: one of them without an element, or the
+    // combination would have been emitted): nothing more can be combined.
+    let others = all & ~(1 << index)
+    return done & others == others ? outbox.send(.completed) : nil
+  }
+
+  /// Source `index` completed: returns its subscription to dispose and an event to deliver.
+  @inlinable
+  mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?) {
+    let disposable = subscriptions[index].release()
+    let bit = 1 << index
+    if outbox.isClosed || done & bit != 0 { return (disposable, nil) }
+    done |= bit
+    return (disposable, done == all ? outbox.send(.completed) : nil)
+  }
+
+  /// The subscription ends: returns every subscription to dispose, in subscription order.
+  @inlinable
+  mutating func dispose() -> [any Disposable] {
+    outbox.dispose()
+    storage = empty
+    var all: [any Disposable] = []
+    for index in subscriptions.indices {
+      if let disposable = subscriptions[index].release() { all.append(disposable) }
+    }
+    return all
+  }
+}
+
+/// Runs one subscription of a fixed-arity `combineLatest` or `zip`, specialized in the caller's
+/// module.
+///
+/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `downstream` and `resultSelector` are immutable and only called by the thread that holds the
+/// outbox's delivery claim.
+@usableFromInline
+final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disposable,
+  @unchecked Sendable
+{
+  @usableFromInline typealias Payload = Snapshot
+
+  @usableFromInline let downstream: AnyObserver<Result>
+  @usableFromInline let resultSelector: (Snapshot) throws -> Result
+  @usableFromInline let state: Locked<TypedCombineStateMachine<Storage, Snapshot>>
+
+  @inlinable
+  init(
+    downstream: AnyObserver<Result>, state: TypedCombineStateMachine<Storage, Snapshot>,
+    resultSelector: @escaping (Snapshot) throws -> Result
+  ) {
+    self.downstream = downstream
+    self.resultSelector = resultSelector
+    self.state = Locked(state)
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  /// Subscribes source `index`; `write` stores one of its elements in the storage. Sources are
+  /// subscribed in order, each after the previous one's `subscribe` returned.
+  @inlinable
+  func subscribe<Element>(
+    _ index: Int, to source: Observable<Element>,
+    write: @escaping (inout Storage, Element) -> Void
+  ) {
+    let subscription = source.subscribeAny(
+      AnyObserver { [self] event in
+        switch event {
+        case .next(let element):
+          drain(state.withLock { $0.next(index) { write(&$0, element) } })
+        case .error(let error):
+          drain(state.withLock { $0.outbox.send(.error(error)) })
+        case .completed:
+          let (disposable, event) = state.withLock { $0.completed(index) }
+          disposable?.dispose()
+          drain(event)
+        }
+      })
+    state.withLock { $0.subscribed(index, subscription) }?.dispose()
+  }
+
+  @inlinable
+  func deliver(_ event: Event<Snapshot>) -> Bool {
+    switch event {
+    case .next(let snapshot):
+      let result: Result
+      do {
+        result = try resultSelector(snapshot)
+      } catch {
+        state.withLock { $0.outbox.fail() }
+        downstream.on(.error(error))
+        return true
+      }
+      downstream.on(.next(result))
+      return false
+    case .error(let error):
+      downstream.on(.error(error))
+      return true
+    case .completed:
+      downstream.on(.completed)
+      return true
+    }
+  }
+
+  @inlinable
+  func nextPending() -> Event<Snapshot>? {
+    state.withLock { $0.outbox.next() }
+  }
+
+  @inlinable
+  func dispose() {
+    let subscriptions = state.withLock { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
+  }
+}
