@@ -182,13 +182,17 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
 
   @inlinable
   func setUpstream(_ disposable: consuming any Disposable) {
-    SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "Streams internal error: upstream disposable set twice")
+    upstreamSlot = consume disposable
+    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }
 
   @inlinable
   func dispose() {
-    if SinkLifecycle.dispose(flags: flagsAddress, slot: &upstreamSlot), let onDisposed {
-      onDisposed()
-    }
+    let outcome = SinkLifecycle.dispose(flagsAddress)
+    if outcome.ownsUpstream { upstreamSlot.take()?.dispose() }
+    if outcome.first, let onDisposed { onDisposed() }
   }
 }

@@ -64,14 +64,18 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
 
   @inlinable
   func setUpstream(_ disposable: consuming any Disposable) {
-    SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "Streams internal error: upstream disposable set twice")
+    upstreamSlot = consume disposable
+    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }
 
   @inlinable
   func dispose() {
-    if SinkLifecycle.dispose(flags: flagsAddress, slot: &upstreamSlot), let onDisposed {
-      onDisposed()
-    }
+    let outcome = SinkLifecycle.dispose(flagsAddress)
+    if outcome.ownsUpstream { upstreamSlot.take()?.dispose() }
+    if outcome.first, let onDisposed { onDisposed() }
   }
 }
 
@@ -79,8 +83,8 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
 /// makes): one atomic word in the sink's own allocation, and the upstream disposable in a slot
 /// handed over through that word.
 ///
-/// ``setUpstream(_:flags:slot:)`` writes the slot and then sets ``upstreamSetBit``;
-/// ``dispose(flags:slot:)`` sets ``disposedBit`` and reads the slot only if the set bit was
+/// A sink's `setUpstream` writes the slot and then sets ``upstreamSetBit`` (``publishUpstream(_:)``);
+/// its `dispose` sets ``disposedBit`` (``dispose(_:)``) and reads the slot only if the set bit was
 /// already there. Whichever of the two comes second disposes the upstream, and only that one
 /// touches the slot after it was written, so the slot needs no lock.
 @usableFromInline
@@ -107,30 +111,30 @@ enum SinkLifecycle {
     streams_atomic_fetch_or(flags, stoppedBit) & (disposedBit | stoppedBit) == 0
   }
 
+  /// Publishes an upstream the caller has just written into its slot (``setUpstream(_:)`` on a
+  /// sink: `precondition(SinkLifecycle.canSetUpstream(flags))`, write the slot, then this).
+  /// Returns `true` when the sink was disposed before: `dispose` left the slot alone, and the
+  /// caller takes the upstream back out of the slot and disposes it.
   @inlinable
-  static func setUpstream(
-    _ disposable: consuming any Disposable, flags: UnsafeMutablePointer<Int>,
-    slot: inout (any Disposable)?
-  ) {
-    precondition(
-      streams_atomic_load(flags) & upstreamSetBit == 0,
-      "Streams internal error: upstream disposable set twice")
-    slot = consume disposable
-    if streams_atomic_fetch_or(flags, upstreamSetBit) & disposedBit != 0 {
-      // Disposed before the upstream was known: `dispose` left the slot alone.
-      slot.take()?.dispose()
-    }
+  static func publishUpstream(_ flags: UnsafeMutablePointer<Int>) -> Bool {
+    streams_atomic_fetch_or(flags, upstreamSetBit) & disposedBit != 0
   }
 
-  /// Disposes the upstream if it is known; `true` for the first call (the caller then runs its
-  /// own disposal action).
+  /// Whether no upstream was set yet (setting one twice is an internal error).
   @inlinable
-  static func dispose(flags: UnsafeMutablePointer<Int>, slot: inout (any Disposable)?) -> Bool {
-    let previous = streams_atomic_fetch_or(flags, disposedBit)
-    if previous & disposedBit != 0 { return false }
-    if previous & upstreamSetBit != 0, let upstream = slot.take() {
-      upstream.dispose()
-    }
-    return true
+  static func canSetUpstream(_ flags: UnsafeMutablePointer<Int>) -> Bool {
+    streams_atomic_load(flags) & upstreamSetBit == 0
   }
+
+  /// Marks the sink disposed. `first` is `true` for the first call (the caller then runs its own
+  /// disposal action); `ownsUpstream` is `true` when the upstream was already published, so that
+  /// this caller, and only it, takes it out of the slot and disposes it. The slot is not touched
+  /// otherwise (not even as an `inout` argument), so that concurrent calls do not race on it.
+  @inlinable
+  static func dispose(_ flags: UnsafeMutablePointer<Int>) -> (first: Bool, ownsUpstream: Bool) {
+    let previous = streams_atomic_fetch_or(flags, disposedBit)
+    if previous & disposedBit != 0 { return (false, false) }
+    return (true, previous & upstreamSetBit != 0)
+  }
+
 }

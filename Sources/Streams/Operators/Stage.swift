@@ -109,12 +109,16 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
 
   @inlinable
   func setUpstream(_ disposable: consuming any Disposable) {
-    SinkLifecycle.setUpstream(disposable, flags: flagsAddress, slot: &upstreamSlot)
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "Streams internal error: upstream disposable set twice")
+    upstreamSlot = consume disposable
+    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }
 
   @inlinable
   func dispose() {
-    _ = SinkLifecycle.dispose(flags: flagsAddress, slot: &upstreamSlot)
+    if SinkLifecycle.dispose(flagsAddress).ownsUpstream { upstreamSlot.take()?.dispose() }
   }
 }
 
