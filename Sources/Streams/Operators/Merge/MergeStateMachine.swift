@@ -69,6 +69,76 @@ struct MergeStateMachine<Element> {
     return true
   }
 
+  /// What to do with an inner sequence that emits one element and completes while it is being
+  /// subscribed (`just`).
+  @usableFromInline
+  enum ImmediateArrival {
+    /// It was handled like any other inner sequence (queued, scheduled or dropped); the caller
+    /// runs the start loop if `startLoop`.
+    case scheduled(startLoop: Bool)
+    /// Its element was accepted without subscribing: the caller delivers `first` if it is not
+    /// `nil`, then calls ``immediateCompleted()``. The caller owns the start loop until then.
+    case deliver(first: Event<Element>?)
+  }
+
+  /// An inner sequence arrived that emits `element` and completes during `subscribe`.
+  ///
+  /// When no start loop runs and a slot is free, its element is accepted at once, without an
+  /// inner subscription: that is what subscribing to it would do, since nothing else could start
+  /// before it. Otherwise it is scheduled as ``innerArrived(_:)`` does.
+  @inlinable
+  mutating func immediateArrived(_ source: Observable<Element>, element: Element)
+    -> ImmediateArrival
+  {
+    if outbox.isClosed || isStarting { return .scheduled(startLoop: innerArrived(source)) }
+    switch limit {
+    case .unbounded:
+      active += 1
+    case .dropWhileBusy:
+      break  // reserved by `admit()`
+    case .queue(let maxConcurrent):
+      if active >= maxConcurrent { return .scheduled(startLoop: innerArrived(source)) }
+      active += 1
+    }
+    isStarting = true
+    return .deliver(first: outbox.send(.next(element)))
+  }
+
+  /// The sequence accepted by ``immediateArrived(_:element:)`` completed: frees its slot (or
+  /// schedules a waiting sequence into it). Returns `true` in `startLoop` when the caller must go
+  /// on with the start loop (otherwise it was released), and an event to deliver.
+  @inlinable
+  mutating func immediateCompleted() -> (startLoop: Bool, deliver: Event<Element>?) {
+    if outbox.isClosed {
+      starting.removeAll()
+      isStarting = false
+      return (false, nil)
+    }
+    if let next = waiting.popFirst() {
+      _ = schedule(next)
+    } else {
+      active -= 1
+    }
+    let deliver = completeIfDone()
+    if starting.isEmpty {
+      isStarting = false
+      return (false, deliver)
+    }
+    return (true, deliver)
+  }
+
+  /// The deliverer of the element accepted by ``immediateArrived(_:element:)`` asks for more: the
+  /// next queued event (``SerialOutbox/next()``), or, when there is none, the delivery claim is
+  /// released and the sequence completes (``immediateCompleted()``), in one critical section
+  /// instead of two.
+  @inlinable
+  mutating func nextOrImmediateCompleted() -> (
+    next: Event<Element>?, completion: (startLoop: Bool, deliver: Event<Element>?)?
+  ) {
+    if let event = outbox.next() { return (event, nil) }
+    return (nil, immediateCompleted())
+  }
+
   /// An inner sequence is ready; returns `true` when the caller must run the start loop.
   @inlinable
   mutating func innerArrived(_ source: Observable<Element>) -> Bool {
@@ -229,6 +299,10 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
         drain(state.withLock { $0.outbox.send(.error(error)) })
         return
       }
+      if let just = inner as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
+        justArrived(just)
+        return
+      }
       if state.withLock({ $0.innerArrived(inner) }) { startLoop() }
     case .error(let error):
       drain(state.withLock { $0.outbox.send(.error(error)) })
@@ -239,10 +313,48 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     }
   }
 
+  /// An inner `just` arrived: when nothing else is starting, delivers its element and its
+  /// completion without subscribing to it (no inner observer, no inner subscription to keep).
+  ///
+  /// The events, their order, and the trampoline they run in are those of a subscription: the
+  /// trampoline is entered around them as `subscribeAny` would. Traced subscriptions do not come
+  /// here, so that the tracer sees the inner sequence.
+  @inlinable
+  func justArrived(_ just: JustObservable<Element>) {
+    switch state.withLock({ $0.immediateArrived(just, element: just.element) }) {
+    case .scheduled(let mustStart):
+      if mustStart { startLoop() }
+    case .deliver(let first):
+      let trampoline = Trampoline.enterIfIdle()
+      var event = first
+      var completion: (startLoop: Bool, deliver: Event<Element>?)?
+      while let current = event {
+        if deliver(current) {
+          dispose()
+          break
+        }
+        (event, completion) = state.withLock { $0.nextOrImmediateCompleted() }
+      }
+      let (mustContinue, last) = completion ?? state.withLock { $0.immediateCompleted() }
+      drain(last)
+      trampoline?.drainAndStop()
+      if mustContinue { startLoop() }
+    }
+  }
+
   @inlinable
   func startLoop() {
     while let next = state.withLock({ $0.nextToStart() }) {
       let id = next.id
+      if let just = next.source as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
+        // What subscribing does, without the inner observer: the inner slot of `id` is removed
+        // by the completion, so there is no subscription to store.
+        let trampoline = Trampoline.enterIfIdle()
+        innerOn(id, .next(just.element))
+        innerOn(id, .completed)
+        trampoline?.drainAndStop()
+        continue
+      }
       let subscription = next.source.subscribeAny(
         AnyObserver { [self] event in innerOn(id, event) })
       state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
@@ -282,6 +394,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
 
 extension MergeSink where Source == Observable<Element> {
   /// Subscribes to every source at once (static `merge`).
+  @inlinable
   static func subscribe(all sources: [Observable<Element>], observer: AnyObserver<Element>)
     -> any Disposable
   {

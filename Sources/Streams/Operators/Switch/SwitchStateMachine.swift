@@ -28,6 +28,55 @@ struct SwitchStateMachine<Element> {
     return (latest, replaced)
   }
 
+  /// What to do with a sequence that emits one element and completes during `subscribe`
+  /// (`just`).
+  @usableFromInline
+  enum ImmediateArrival {
+    /// The switch already ended: nothing to do.
+    case ended
+    /// A subscription must be disposed first: nothing changed, the caller takes the path of any
+    /// other inner sequence (``innerArrived()``).
+    case subscribe
+    /// It is the latest sequence, numbered `id`: the caller delivers `first` if it is not `nil`,
+    /// then calls ``immediateCompleted(_:)``.
+    case deliver(id: Int, first: Event<Element>?)
+  }
+
+  /// A sequence that emits `element` and completes during `subscribe` (`just`) replaces the
+  /// latest one, unless a subscription must be disposed first.
+  ///
+  /// It has no subscription, so `inner` is left as it is: `.released` (the previous sequence
+  /// ended) or `.pending` (a sequence still being subscribed, which ``innerSubscribed(_:_:)``
+  /// will find outdated), which every other transition treats alike. No existential is copied:
+  /// that costs a value-witness call per copy.
+  @inlinable
+  mutating func immediateArrived(_ element: Element) -> ImmediateArrival {
+    if outbox.isClosed { return .ended }
+    if case .set = inner { return .subscribe }
+    latest &+= 1
+    hasLatest = true
+    return .deliver(id: latest, first: outbox.send(.next(element)))
+  }
+
+  /// The sequence accepted by ``immediateArrived(_:)`` as `id` completed: returns an event to
+  /// deliver.
+  @inlinable
+  mutating func immediateCompleted(_ id: Int) -> Event<Element>? {
+    guard id == latest, hasLatest else { return nil }
+    hasLatest = false
+    return outerStopped ? outbox.send(.completed) : nil
+  }
+
+  /// The deliverer of the element of sequence `id` (accepted by ``immediateArrived(_:)``) asks
+  /// for more: the next queued event (``SerialOutbox/next()``), or, when there is none, the
+  /// delivery claim is released and the sequence completes (``immediateCompleted(_:)``), in one
+  /// critical section instead of two.
+  @inlinable
+  mutating func nextOrImmediateCompleted(_ id: Int) -> (next: Event<Element>?, done: Bool) {
+    if let event = outbox.next() { return (event, false) }
+    return (immediateCompleted(id), true)
+  }
+
   /// The outer subscription returned; returns it back if it must be disposed at once.
   @inlinable
   mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
@@ -122,6 +171,11 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
         drain(state.withLock { $0.outbox.send(.error(error)) })
         return
       }
+      if let just = next as? JustObservable<Element>, Tracing.slot.loadWord() == 0,
+        justArrived(just.element)
+      {
+        return
+      }
       guard let (id, replaced) = state.withLock({ $0.innerArrived() }) else { return }
       replaced?.dispose()
       let subscription = next.subscribeAny(AnyObserver { [self] event in innerOn(id, event) })
@@ -133,6 +187,42 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
       disposable?.dispose()
       drain(event)
     }
+  }
+
+  /// A `just` arrived: unless the previous inner subscription must be disposed first, delivers
+  /// its element and its completion without subscribing to it (no inner observer, no inner
+  /// subscription to keep). Returns `false` when the caller must subscribe to it instead.
+  ///
+  /// The events, their order, and the trampoline they run in are those of a subscription: the
+  /// trampoline is entered around the events as `subscribeAny` would. Traced subscriptions do
+  /// not come here, so that the tracer sees the inner sequence.
+  @inlinable
+  func justArrived(_ element: Element) -> Bool {
+    let id: Int
+    let first: Event<Element>?
+    switch state.withLock({ $0.immediateArrived(element) }) {
+    case .ended: return true
+    case .subscribe: return false
+    case .deliver(let latest, let event):
+      id = latest
+      first = event
+    }
+    let trampoline = Trampoline.enterIfIdle()
+    var event = first
+    var completed = false
+    while let current = event {
+      if deliver(current) {
+        dispose()
+        break
+      }
+      (event, completed) = state.withLock { $0.nextOrImmediateCompleted(id) }
+      if completed { break }
+    }
+    // `event` is now what the completion hands back to deliver, if anything.
+    if !completed { event = state.withLock { $0.immediateCompleted(id) } }
+    drain(event)
+    trampoline?.drainAndStop()
+    return true
   }
 
   @inlinable
