@@ -261,6 +261,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   @usableFromInline let downstream: AnyObserver<Element>
   @usableFromInline let selector: (Source) throws -> Observable<Element>
   @usableFromInline let state: Locked<MergeStateMachine<Element>>
+  /// `flatMapFirst`: admitting an element reserves the slot, under the lock.
+  @usableFromInline let dropsWhileBusy: Bool
 
   @inlinable
   init(
@@ -270,6 +272,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     self.downstream = downstream
     self.selector = selector
     self.state = Locked(MergeStateMachine(limit: limit))
+    if case .dropWhileBusy = limit { dropsWhileBusy = true } else { dropsWhileBusy = false }
     Resources.track(self)
   }
 
@@ -283,31 +286,51 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   ) -> any Disposable {
     let sink = MergeSink(downstream: observer, limit: limit, selector: selector)
     let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
-    sink.state.withLock { $0.outerSubscribed(subscription) }?.dispose()
+    sink.withState { $0.outerSubscribed(subscription) }?.dispose()
     return sink
   }
+
+  /// Runs `body` under the lock. Once the outbox is closed, the lock's side word says so, so that
+  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
+  /// transition runs through here, so the word is set in the critical section that closed it.
+  @inlinable
+  func withState<Result>(_ body: (inout MergeStateMachine<Element>) -> Result) -> Result {
+    state.withLock { machine in
+      let result = body(&machine)
+      if machine.outbox.isClosed { state.storeWord(1) }
+      return result
+    }
+  }
+
+  /// `true` once the outbox is closed (read without the lock).
+  @inlinable
+  var isClosed: Bool { state.loadWord() != 0 }
 
   @inlinable
   func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      guard state.withLock({ $0.admit() }) else { return }
+      if dropsWhileBusy {
+        guard withState({ $0.admit() }) else { return }
+      } else if isClosed {
+        return  // what `admit()` decides for the other limits, without the lock
+      }
       let inner: Observable<Element>
       do {
         inner = try selector(element)
       } catch {
-        drain(state.withLock { $0.outbox.send(.error(error)) })
+        drain(withState { $0.outbox.send(.error(error)) })
         return
       }
       if let just = inner as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
         justArrived(just)
         return
       }
-      if state.withLock({ $0.innerArrived(inner) }) { startLoop() }
+      if withState({ $0.innerArrived(inner) }) { startLoop() }
     case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
+      drain(withState { $0.outbox.send(.error(error)) })
     case .completed:
-      let (disposable, event) = state.withLock { $0.outerCompleted() }
+      let (disposable, event) = withState { $0.outerCompleted() }
       disposable?.dispose()
       drain(event)
     }
@@ -321,7 +344,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   /// here, so that the tracer sees the inner sequence.
   @inlinable
   func justArrived(_ just: JustObservable<Element>) {
-    switch state.withLock({ $0.immediateArrived(just, element: just.element) }) {
+    switch withState({ $0.immediateArrived(just, element: just.element) }) {
     case .scheduled(let mustStart):
       if mustStart { startLoop() }
     case .deliver(let first):
@@ -333,9 +356,9 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
           dispose()
           break
         }
-        (event, completion) = state.withLock { $0.nextOrImmediateCompleted() }
+        (event, completion) = withState { $0.nextOrImmediateCompleted() }
       }
-      let (mustContinue, last) = completion ?? state.withLock { $0.immediateCompleted() }
+      let (mustContinue, last) = completion ?? withState { $0.immediateCompleted() }
       drain(last)
       trampoline?.drainAndStop()
       if mustContinue { startLoop() }
@@ -344,7 +367,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
 
   @inlinable
   func startLoop() {
-    while let next = state.withLock({ $0.nextToStart() }) {
+    while let next = withState({ $0.nextToStart() }) {
       let id = next.id
       if let just = next.source as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
         // What subscribing does, without the inner observer: the inner slot of `id` is removed
@@ -357,7 +380,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
       }
       let subscription = next.source.subscribeAny(
         AnyObserver { [self] event in innerOn(id, event) })
-      state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
+      withState { $0.innerSubscribed(id, subscription) }?.dispose()
     }
   }
 
@@ -365,9 +388,9 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
     case .next, .error:
-      drain(state.withLock { $0.outbox.send(event) })
+      drain(withState { $0.outbox.send(event) })
     case .completed:
-      let completion = state.withLock { $0.innerCompleted(id) }
+      let completion = withState { $0.innerCompleted(id) }
       completion.dispose?.dispose()
       if completion.startLoop { startLoop() }
       drain(completion.deliver)
@@ -382,12 +405,12 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
 
   @inlinable
   func nextPending() -> Event<Element>? {
-    state.withLock { $0.outbox.next() }
+    withState { $0.outbox.next() }
   }
 
   @inlinable
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let subscriptions = withState { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
   }
 }
@@ -399,14 +422,14 @@ extension MergeSink where Source == Observable<Element> {
     -> any Disposable
   {
     let sink = MergeSink(downstream: observer, limit: .unbounded, selector: { $0 })
-    let mustStart = sink.state.withLock { state -> Bool in
+    let mustStart = sink.withState { state -> Bool in
       state.withoutOuter()
       var mustStart = false
       for source in sources where state.innerArrived(source) { mustStart = true }
       return mustStart
     }
     if mustStart { sink.startLoop() }
-    sink.drain(sink.state.withLock { $0.completeIfDone() })
+    sink.drain(sink.withState { $0.completeIfDone() })
     return sink
   }
 }

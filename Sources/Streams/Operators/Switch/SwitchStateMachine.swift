@@ -52,7 +52,7 @@ struct SwitchStateMachine<Element> {
   @inlinable
   mutating func immediateArrived(_ element: Element) -> ImmediateArrival {
     if outbox.isClosed { return .ended }
-    if case .set = inner { return .subscribe }
+    if inner.isSet { return .subscribe }
     latest &+= 1
     hasLatest = true
     return .deliver(id: latest, first: outbox.send(.next(element)))
@@ -155,20 +155,36 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   ) -> any Disposable {
     let sink = SwitchSink(downstream: observer, selector: selector)
     let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
-    sink.state.withLock { $0.outerSubscribed(subscription) }?.dispose()
+    sink.withState { $0.outerSubscribed(subscription) }?.dispose()
     return sink
   }
+
+  /// Runs `body` under the lock. Once the outbox is closed, the lock's side word says so, so that
+  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
+  /// transition runs through here, so the word is set in the critical section that closed it.
+  @inlinable
+  func withState<Result>(_ body: (inout SwitchStateMachine<Element>) -> Result) -> Result {
+    state.withLock { machine in
+      let result = body(&machine)
+      if machine.outbox.isClosed { state.storeWord(1) }
+      return result
+    }
+  }
+
+  /// `true` once the outbox is closed (read without the lock).
+  @inlinable
+  var isClosed: Bool { state.loadWord() != 0 }
 
   @inlinable
   func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      if state.withLock({ $0.outbox.isClosed }) { return }
+      if isClosed { return }
       let next: Observable<Element>
       do {
         next = try selector(element)
       } catch {
-        drain(state.withLock { $0.outbox.send(.error(error)) })
+        drain(withState { $0.outbox.send(.error(error)) })
         return
       }
       if let just = next as? JustObservable<Element>, Tracing.slot.loadWord() == 0,
@@ -176,14 +192,14 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
       {
         return
       }
-      guard let (id, replaced) = state.withLock({ $0.innerArrived() }) else { return }
+      guard let (id, replaced) = withState({ $0.innerArrived() }) else { return }
       replaced?.dispose()
       let subscription = next.subscribeAny(AnyObserver { [self] event in innerOn(id, event) })
-      state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
+      withState { $0.innerSubscribed(id, subscription) }?.dispose()
     case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
+      drain(withState { $0.outbox.send(.error(error)) })
     case .completed:
-      let (disposable, event) = state.withLock { $0.outerCompleted() }
+      let (disposable, event) = withState { $0.outerCompleted() }
       disposable?.dispose()
       drain(event)
     }
@@ -200,7 +216,7 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   func justArrived(_ element: Element) -> Bool {
     let id: Int
     let first: Event<Element>?
-    switch state.withLock({ $0.immediateArrived(element) }) {
+    switch withState({ $0.immediateArrived(element) }) {
     case .ended: return true
     case .subscribe: return false
     case .deliver(let latest, let event):
@@ -215,11 +231,11 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
         dispose()
         break
       }
-      (event, completed) = state.withLock { $0.nextOrImmediateCompleted(id) }
+      (event, completed) = withState { $0.nextOrImmediateCompleted(id) }
       if completed { break }
     }
     // `event` is now what the completion hands back to deliver, if anything.
-    if !completed { event = state.withLock { $0.immediateCompleted(id) } }
+    if !completed { event = withState { $0.immediateCompleted(id) } }
     drain(event)
     trampoline?.drainAndStop()
     return true
@@ -229,9 +245,9 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
     case .next, .error:
-      drain(state.withLock { $0.innerEvent(id, event) })
+      drain(withState { $0.innerEvent(id, event) })
     case .completed:
-      let (disposable, event) = state.withLock { $0.innerCompleted(id) }
+      let (disposable, event) = withState { $0.innerCompleted(id) }
       disposable?.dispose()
       drain(event)
     }
@@ -245,12 +261,12 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
 
   @inlinable
   func nextPending() -> Event<Element>? {
-    state.withLock { $0.outbox.next() }
+    withState { $0.outbox.next() }
   }
 
   @inlinable
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let subscriptions = withState { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
   }
 }
