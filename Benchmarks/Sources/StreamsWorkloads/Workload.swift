@@ -83,10 +83,10 @@ public enum Workloads {
       baseline: Baselines.fanout1000, mallocsPerOperation: 0),
     Entry(
       name: "flatMap-just", streams: StreamsVariants.flatMapJust,
-      baseline: Baselines.flatMapJust, mallocsPerOperation: 3),
+      baseline: Baselines.flatMapJust, mallocsPerOperation: 1),
     Entry(
       name: "flatMapLatest-just", streams: StreamsVariants.flatMapLatestJust,
-      baseline: Baselines.flatMapJust, mallocsPerOperation: 3),
+      baseline: Baselines.flatMapJust, mallocsPerOperation: 1),
     Entry(
       name: "combineLatest2", streams: StreamsVariants.combineLatest2,
       baseline: Baselines.combineLatest2, mallocsPerOperation: 0),

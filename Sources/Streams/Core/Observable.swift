@@ -94,7 +94,17 @@ public class Observable<Element>: ObservableType {
     if Tracing.slot.loadWord() != 0 {
       return subscribeTraced(observer)
     }
-    return producer(observer)
+    return produce(observer)
+  }
+
+  /// Runs one subscription: calls the producer.
+  ///
+  /// A subclass that keeps its whole state in the observable itself (`just`) overrides this
+  /// instead of capturing that state in a producer closure, which would be a second allocation
+  /// per observable; its producer is then never called.
+  @usableFromInline
+  func produce(_ observer: AnyObserver<Element>) -> any Disposable {
+    producer(observer)
   }
 
   /// This node as a tracer sees it.
@@ -107,9 +117,9 @@ public class Observable<Element>: ObservableType {
   @usableFromInline
   final func subscribeTraced(_ observer: AnyObserver<Element>) -> any Disposable {
     guard let tracer = Tracing.current, let recorder = tracer.subscription(to: traceNode) else {
-      return producer(observer)
+      return produce(observer)
     }
-    let disposable = producer(
+    let disposable = produce(
       AnyObserver { event in
         recorder.event(event)
         observer.on(event)

@@ -14,11 +14,7 @@ extension ObservableType {
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    Observable(kind: "just", upstreams: [], file: file, line: line) { observer in
-      observer.on(.next(element))
-      observer.on(.completed)
-      return Disposables.create()
-    }
+    JustObservable(element, file: file, line: line)
   }
 
   /// Emits `element` and then completes, each in its own action on the trampoline of the
@@ -59,5 +55,39 @@ extension ObservableType {
     Observable.onScheduler(kind: "just", file: file, line: line, scheduler: scheduler) {
       SequenceSteps(CollectionOfOne(element))
     }
+  }
+}
+
+/// The observable of ``ObservableType/just(_:file:line:)``: one allocation that holds the element.
+///
+/// Subscribing emits the element and completes, synchronously, and schedules nothing. Merging
+/// operators (`flatMap`, `flatMapLatest`, ...) recognise it and deliver its element without
+/// subscribing when no tracer is installed, which is indistinguishable from a subscription: the
+/// same events in the same order, on the same trampoline, and nothing to dispose.
+@usableFromInline
+final class JustObservable<Element>: Observable<Element> {
+  @usableFromInline let element: Element
+  /// Emits the element and completes; made in the caller's specialized code and capturing
+  /// nothing, so that it needs no closure context and no generic metadata lookup per event.
+  @usableFromInline let emit: (Element, AnyObserver<Element>) -> Void
+
+  @inlinable
+  init(_ element: Element, file: StaticString, line: UInt) {
+    self.element = element
+    self.emit = { element, observer in
+      observer.on(.next(element))
+      observer.on(.completed)
+    }
+    super.init(
+      kind: "just", upstreams: [], file: file, line: line,
+      producer: { _ in
+        preconditionFailure("Streams internal error: JustObservable subscribes through produce")
+      })
+  }
+
+  @usableFromInline
+  override func produce(_ observer: AnyObserver<Element>) -> any Disposable {
+    emit(element, observer)
+    return Disposables.create()
   }
 }

@@ -68,6 +68,10 @@ struct RangeSteps<Element: FixedWidthInteger>: EmissionSteps {
     self.count = count
   }
 
+  /// `next()` only adds: nothing it does can dispose the subscription.
+  @inlinable
+  static var nextRunsNoUserCode: Bool { true }
+
   @inlinable
   mutating func next() -> Event<Element> {
     guard index < count else { return .completed }

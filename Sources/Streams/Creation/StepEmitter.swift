@@ -9,6 +9,17 @@ protocol EmissionSteps: SendableMetatype {
 
   /// The next event of the source.
   mutating func next() -> Event<Element>
+
+  /// `true` when ``next()`` runs no code but its own (no user closure, no iterator of a
+  /// caller's sequence), so it cannot dispose the subscription: an element it returns right after
+  /// the subscription was found active goes downstream without checking again.
+  static var nextRunsNoUserCode: Bool { get }
+}
+
+extension EmissionSteps {
+  /// Steps run user code unless they say otherwise.
+  @inlinable
+  static var nextRunsNoUserCode: Bool { false }
 }
 
 extension Observable {
@@ -19,21 +30,36 @@ extension Observable {
   /// emitter loops without queuing itself. Disposal stops it before the next step. The steps never
   /// leave the subscribing thread, so they need not be `Sendable`.
   ///
-  /// `@inlinable`, and the step is a closure made here: called from inlinable code (`range`),
-  /// the whole per-element path is specialized in the caller's module.
+  /// `@inlinable`, and the loop is a closure made here: called from inlinable code (`range`),
+  /// the whole per-element path is specialized in the caller's module. The loop keeps the steps
+  /// in a local variable while it runs and stores them back only when it yields to queued work:
+  /// a captured variable would cost a dynamic exclusivity check on every element.
   @inlinable
   static func onTrampoline<Steps: EmissionSteps>(
     kind: StaticString, file: StaticString, line: UInt, _ makeSteps: @escaping () -> Steps
   ) -> Observable<Element> where Steps.Element == Element {
     Observable(kind: kind, upstreams: [], file: file, line: line) { observer in
       let sink = GuardedSink(observer)
-      var steps = makeSteps()
+      var saved = makeSteps()
       Trampoline.current.run(
-        TrampolineEmitter {
-          guard sink.isActive else { return false }
-          let event = steps.next()
-          sink.on(event)
-          return !event.isStopEvent
+        TrampolineEmitter { trampoline in
+          // Only this task touches `saved`, one run at a time: the trampoline runs its tasks
+          // one after the other, and the loop never runs a task itself.
+          var steps = saved
+          while sink.isActive {
+            let event = steps.next()
+            if Steps.nextRunsNoUserCode, case .next = event {
+              sink.downstream.on(event)
+            } else {
+              sink.on(event)
+              if event.isStopEvent { return false }
+            }
+            if trampoline.hasPendingTasks {
+              saved = steps
+              return true
+            }
+          }
+          return false
         })
       return sink
     }
@@ -63,27 +89,23 @@ extension Observable {
 
 /// Runs the steps of a source on the trampoline of the subscribing thread.
 ///
-/// Not generic: `step` emits one event and returns whether another may follow (the sink is still
-/// active and the event was not terminal); it is made in the source's (specialized) code.
+/// Not generic: `run` emits events until the source ends, its subscription is disposed, or other
+/// work waits on the trampoline; it returns `true` in the last case, and the emitter queues
+/// itself behind that work. `run` is made in the source's (specialized) code.
 ///
 /// Not `Sendable`: it lives on the queue of one thread's trampoline and is only run there.
 @usableFromInline
 final class TrampolineEmitter: TrampolineTask {
-  private let step: () -> Bool
+  private let run: (Trampoline) -> Bool
 
   @usableFromInline
-  init(_ step: @escaping () -> Bool) {
-    self.step = step
+  init(_ run: @escaping (Trampoline) -> Bool) {
+    self.run = run
   }
 
   @usableFromInline
   func runOnTrampoline(_ trampoline: Trampoline) {
-    while step() {
-      if trampoline.hasPendingTasks {
-        trampoline.enqueue(self)
-        return
-      }
-    }
+    if run(trampoline) { trampoline.enqueue(self) }
   }
 }
 

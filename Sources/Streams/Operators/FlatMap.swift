@@ -53,6 +53,7 @@ extension ObservableType {
   /// disposes the source and the running inner sequence.
   ///
   /// - Parameter selector: Maps an element to the sequence whose elements are forwarded.
+  @inlinable
   public func flatMapFirst<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
     file: StaticString = #fileID, line: UInt = #line
@@ -86,6 +87,7 @@ extension ObservableType {
   /// sequence and drops the waiting ones.
   ///
   /// - Parameter selector: Maps an element to the sequence whose elements are forwarded.
+  @inlinable
   public func concatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
     file: StaticString = #fileID, line: UInt = #line

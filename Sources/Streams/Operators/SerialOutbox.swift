@@ -176,6 +176,15 @@ enum UpstreamDisposable {
     }
   }
 
+  /// `true` while it holds a subscription's disposable.
+  @inlinable
+  var isSet: Bool {
+    switch self {
+    case .set: return true
+    case .pending, .released: return false
+    }
+  }
+
   /// Marks the subscription ended; returns the disposable to dispose, if it is known.
   @inlinable
   mutating func release() -> (any Disposable)? {

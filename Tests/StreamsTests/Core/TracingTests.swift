@@ -40,6 +40,30 @@ private final class RecordingTracer: StreamsTracer, @unchecked Sendable {
 
 @Suite("Tracing hook", .serialized)
 struct TracingTests {
+  @Test("a traced inner just of flatMap and flatMapLatest is subscribed, so the tracer sees it")
+  func tracedInnerJust() {
+    let tracer = RecordingTracer()
+    let subject = PublishSubject<Int>()
+    let inner = Observable.just(7)
+    tracer.trace([inner.traceNode.id])
+    Tracing.install(tracer)
+    defer { Tracing.install(nil) }
+
+    var received: [Int] = []
+    let merged = subject.flatMap { _ in inner }.subscribe(onNext: { received.append($0) })
+    let switched = subject.flatMapLatest { _ in inner }.subscribe(onNext: { received.append($0) })
+    subject.onNext(1)
+    merged.dispose()
+    switched.dispose()
+
+    #expect(received == [7, 7])
+    #expect(
+      tracer.lines == [
+        "subscribe just", "just next(7)", "just completed", "dispose just",
+        "subscribe just", "just next(7)", "just completed", "dispose just",
+      ])
+  }
+
   @Test("a tracer sees subscribe, events and dispose with kinds, ids, upstreams and call sites")
   func recordsGraph() {
     let tracer = RecordingTracer()

@@ -38,6 +38,48 @@ struct RangeTests {
     #expect(res.events == [.next(201, 0), .next(202, 1)])
   }
 
+  @Test("an observer that disposes mid-range stops it at once")
+  func disposedByObserver() {
+    let log = ScenarioLog()
+    let slot = SubscriptionSlot()
+    // Subscribed inside a trampoline action, the range starts once `subscribe` returned.
+    _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+      slot.disposable = Observable.range(start: 0, count: 10).subscribe(
+        onNext: { value in
+          log.add("next \(value)")
+          if value == 2 { slot.disposable?.dispose() }
+        },
+        onCompleted: { log.add("completed") })
+      return Disposables.create()
+    }
+    #expect(log.lines == ["next 0", "next 1", "next 2"])
+  }
+
+  @Test("work queued on the trampoline during an element runs before the next element")
+  func trampolineWorkBetweenElements() {
+    let log = ScenarioLog()
+    _ = Observable.range(start: 0, count: 3).subscribe(
+      onNext: { value in
+        log.add("next \(value)")
+        if value == 1 { log.schedule("work") }
+      },
+      onCompleted: { log.add("completed") })
+    #expect(log.lines == ["next 0", "next 1", "work", "next 2", "completed"])
+  }
+
+  @Test("two ranges started in one trampoline action take turns, element by element")
+  func interleaved() {
+    let log = ScenarioLog()
+    _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+      _ = Observable.range(start: 0, count: 2).subscribe(
+        onNext: { log.add("a\($0)") }, onCompleted: { log.add("a done") })
+      _ = Observable.range(start: 0, count: 3).subscribe(
+        onNext: { log.add("b\($0)") }, onCompleted: { log.add("b done") })
+      return Disposables.create()
+    }
+    #expect(log.lines == ["a0", "b0", "a1", "b1", "a done", "b2", "b done"])
+  }
+
   @Test("a negative count traps")
   func negativeCount() async {
     await #expect(processExitsWith: .failure) {

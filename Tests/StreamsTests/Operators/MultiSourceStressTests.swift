@@ -121,6 +121,39 @@ struct MultiSourceStressTests {
     #expect(resourcesReturned(to: before))
   }
 
+  @Test(
+    "flatMap: inner justs, delivered without subscribing, while inner subjects emit on other threads"
+  )
+  func flatMapJust() {
+    let before = Resources.total
+    do {
+      let inners = (0..<3).map { _ in PublishSubject<Int>() }
+      let outer = PublishSubject<Int>()
+      let recorder = ContractRecorder<Int>()
+      let subscription = outer.flatMap { value in
+        value < 0 ? Observable.just(value) : inners[value].asObservable()
+      }.subscribe(recorder.on)
+      for index in inners.indices { outer.onNext(index) }
+      let perThread = perThread
+      runOnThreads(inners.count + 1) { index in
+        if index == inners.count {
+          for value in 0..<perThread { outer.onNext(-1 - value) }
+          outer.onCompleted()
+        } else {
+          for value in 0..<perThread { inners[index].onNext(value) }
+          inners[index].onCompleted()
+        }
+      }
+      #expect(recorder.elements.count == 4 * perThread)
+      #expect(recorder.elements.filter { $0 < 0 } == (0..<perThread).map { -1 - $0 })
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
   @Test("combineLatest: three threads, serial selector and delivery, last combination wins")
   func combineLatest() {
     let before = Resources.total
@@ -250,6 +283,39 @@ struct MultiSourceStressTests {
       #expect(recorder.violations == [])
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
+    }
+    #expect(resourcesReturned(to: before))
+  }
+
+  @Test("flatMapLatest: switching between inner justs and inner subjects while those emit")
+  func flatMapLatestJust() {
+    let before = Resources.total
+    do {
+      let inners = (0..<3).map { _ in PublishSubject<Int>() }
+      let outer = PublishSubject<Int>()
+      let recorder = ContractRecorder<Int>()
+      let subscription = outer.flatMapLatest { value in
+        value < 0 ? Observable.just(value) : inners[value].asObservable()
+      }.subscribe(recorder.on)
+      let perThread = perThread
+      runOnThreads(inners.count + 1) { index in
+        if index == inners.count {
+          for round in 0..<300 {
+            outer.onNext(round.isMultiple(of: 2) ? -1 - round : (round / 2) % inners.count)
+          }
+          outer.onNext(-1000)
+          outer.onCompleted()
+        } else {
+          for value in 0..<perThread { inners[index].onNext(value) }
+        }
+      }
+      #expect(recorder.elements.filter { $0 < 0 } == (0..<150).map { -1 - 2 * $0 } + [-1000])
+      #expect(recorder.elements.last == -1000)
+      #expect(recorder.terminal == "completed")
+      #expect(recorder.violations == [])
+      #expect(recorder.overlapCount == 0)
+      subscription.dispose()
+      for inner in inners { #expect(!inner.hasObservers) }
     }
     #expect(resourcesReturned(to: before))
   }

@@ -93,6 +93,7 @@ extension ObservableType where Element: ObservableConvertibleType {
   ///
   /// The same as `merge(maxConcurrent: 1)`. Completes when the outer sequence and every inner
   /// sequence completed; fails with the first error. Disposal disposes every subscription.
+  @inlinable
   public func concat(file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>
   {

@@ -14,6 +14,7 @@ extension ObservableType {
   /// different threads: elements are delivered one at a time, never concurrently and never under a
   /// lock; one that arrives while another is being delivered waits for it (RxSwift blocks the
   /// emitting thread on a recursive lock instead).
+  @inlinable
   public static func merge(
     _ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
@@ -31,6 +32,7 @@ extension ObservableType {
   ///
   /// Completes when every source completed (at once for an empty array); fails with the first
   /// error, disposing the others. Disposal disposes every source subscription.
+  @inlinable
   public static func merge(
     _ sources: [Observable<Element>], file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
@@ -52,6 +54,7 @@ extension ObservableType {
   ///
   /// Completes when every source completed (at once for an empty collection); fails with the
   /// first error, disposing the others. Disposal disposes every source subscription.
+  @inlinable
   public static func merge<Sources: Collection>(
     _ sources: Sources, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> where Sources.Element == Observable<Element> {
@@ -75,6 +78,7 @@ extension ObservableType where Element: ObservableConvertibleType {
   /// every inner sequence completed; fails with the first error of any of them, disposing the
   /// rest. The outer subscription is disposed when it completes, each inner one when it
   /// completes; disposal disposes all of them.
+  @inlinable
   public func merge(file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>
   {
@@ -103,6 +107,7 @@ extension ObservableType where Element: ObservableConvertibleType {
   /// waiting sequences.
   ///
   /// - Parameter maxConcurrent: At least 1.
+  @inlinable
   public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>
   {

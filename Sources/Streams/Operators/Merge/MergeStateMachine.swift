@@ -69,6 +69,76 @@ struct MergeStateMachine<Element> {
     return true
   }
 
+  /// What to do with an inner sequence that emits one element and completes while it is being
+  /// subscribed (`just`).
+  @usableFromInline
+  enum ImmediateArrival {
+    /// It was handled like any other inner sequence (queued, scheduled or dropped); the caller
+    /// runs the start loop if `startLoop`.
+    case scheduled(startLoop: Bool)
+    /// Its element was accepted without subscribing: the caller delivers `first` if it is not
+    /// `nil`, then calls ``immediateCompleted()``. The caller owns the start loop until then.
+    case deliver(first: Event<Element>?)
+  }
+
+  /// An inner sequence arrived that emits `element` and completes during `subscribe`.
+  ///
+  /// When no start loop runs and a slot is free, its element is accepted at once, without an
+  /// inner subscription: that is what subscribing to it would do, since nothing else could start
+  /// before it. Otherwise it is scheduled as ``innerArrived(_:)`` does.
+  @inlinable
+  mutating func immediateArrived(_ source: Observable<Element>, element: Element)
+    -> ImmediateArrival
+  {
+    if outbox.isClosed || isStarting { return .scheduled(startLoop: innerArrived(source)) }
+    switch limit {
+    case .unbounded:
+      active += 1
+    case .dropWhileBusy:
+      break  // reserved by `admit()`
+    case .queue(let maxConcurrent):
+      if active >= maxConcurrent { return .scheduled(startLoop: innerArrived(source)) }
+      active += 1
+    }
+    isStarting = true
+    return .deliver(first: outbox.send(.next(element)))
+  }
+
+  /// The sequence accepted by ``immediateArrived(_:element:)`` completed: frees its slot (or
+  /// schedules a waiting sequence into it). Returns `true` in `startLoop` when the caller must go
+  /// on with the start loop (otherwise it was released), and an event to deliver.
+  @inlinable
+  mutating func immediateCompleted() -> (startLoop: Bool, deliver: Event<Element>?) {
+    if outbox.isClosed {
+      starting.removeAll()
+      isStarting = false
+      return (false, nil)
+    }
+    if let next = waiting.popFirst() {
+      _ = schedule(next)
+    } else {
+      active -= 1
+    }
+    let deliver = completeIfDone()
+    if starting.isEmpty {
+      isStarting = false
+      return (false, deliver)
+    }
+    return (true, deliver)
+  }
+
+  /// The deliverer of the element accepted by ``immediateArrived(_:element:)`` asks for more: the
+  /// next queued event (``SerialOutbox/next()``), or, when there is none, the delivery claim is
+  /// released and the sequence completes (``immediateCompleted()``), in one critical section
+  /// instead of two.
+  @inlinable
+  mutating func nextOrImmediateCompleted() -> (
+    next: Event<Element>?, completion: (startLoop: Bool, deliver: Event<Element>?)?
+  ) {
+    if let event = outbox.next() { return (event, nil) }
+    return (nil, immediateCompleted())
+  }
+
   /// An inner sequence is ready; returns `true` when the caller must run the start loop.
   @inlinable
   mutating func innerArrived(_ source: Observable<Element>) -> Bool {
@@ -191,6 +261,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   @usableFromInline let downstream: AnyObserver<Element>
   @usableFromInline let selector: (Source) throws -> Observable<Element>
   @usableFromInline let state: Locked<MergeStateMachine<Element>>
+  /// `flatMapFirst`: admitting an element reserves the slot, under the lock.
+  @usableFromInline let dropsWhileBusy: Bool
 
   @inlinable
   init(
@@ -200,6 +272,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     self.downstream = downstream
     self.selector = selector
     self.state = Locked(MergeStateMachine(limit: limit))
+    if case .dropWhileBusy = limit { dropsWhileBusy = true } else { dropsWhileBusy = false }
     Resources.track(self)
   }
 
@@ -213,39 +286,101 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   ) -> any Disposable {
     let sink = MergeSink(downstream: observer, limit: limit, selector: selector)
     let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
-    sink.state.withLock { $0.outerSubscribed(subscription) }?.dispose()
+    sink.withState { $0.outerSubscribed(subscription) }?.dispose()
     return sink
   }
+
+  /// Runs `body` under the lock. Once the outbox is closed, the lock's side word says so, so that
+  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
+  /// transition runs through here, so the word is set in the critical section that closed it.
+  @inlinable
+  func withState<Result>(_ body: (inout MergeStateMachine<Element>) -> Result) -> Result {
+    state.withLock { machine in
+      let result = body(&machine)
+      if machine.outbox.isClosed { state.storeWord(1) }
+      return result
+    }
+  }
+
+  /// `true` once the outbox is closed (read without the lock).
+  @inlinable
+  var isClosed: Bool { state.loadWord() != 0 }
 
   @inlinable
   func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      guard state.withLock({ $0.admit() }) else { return }
+      if dropsWhileBusy {
+        guard withState({ $0.admit() }) else { return }
+      } else if isClosed {
+        return  // what `admit()` decides for the other limits, without the lock
+      }
       let inner: Observable<Element>
       do {
         inner = try selector(element)
       } catch {
-        drain(state.withLock { $0.outbox.send(.error(error)) })
+        drain(withState { $0.outbox.send(.error(error)) })
         return
       }
-      if state.withLock({ $0.innerArrived(inner) }) { startLoop() }
+      if let just = inner as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
+        justArrived(just)
+        return
+      }
+      if withState({ $0.innerArrived(inner) }) { startLoop() }
     case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
+      drain(withState { $0.outbox.send(.error(error)) })
     case .completed:
-      let (disposable, event) = state.withLock { $0.outerCompleted() }
+      let (disposable, event) = withState { $0.outerCompleted() }
       disposable?.dispose()
       drain(event)
     }
   }
 
+  /// An inner `just` arrived: when nothing else is starting, delivers its element and its
+  /// completion without subscribing to it (no inner observer, no inner subscription to keep).
+  ///
+  /// The events, their order, and the trampoline they run in are those of a subscription: the
+  /// trampoline is entered around them as `subscribeAny` would. Traced subscriptions do not come
+  /// here, so that the tracer sees the inner sequence.
+  @inlinable
+  func justArrived(_ just: JustObservable<Element>) {
+    switch withState({ $0.immediateArrived(just, element: just.element) }) {
+    case .scheduled(let mustStart):
+      if mustStart { startLoop() }
+    case .deliver(let first):
+      let trampoline = Trampoline.enterIfIdle()
+      var event = first
+      var completion: (startLoop: Bool, deliver: Event<Element>?)?
+      while let current = event {
+        if deliver(current) {
+          dispose()
+          break
+        }
+        (event, completion) = withState { $0.nextOrImmediateCompleted() }
+      }
+      let (mustContinue, last) = completion ?? withState { $0.immediateCompleted() }
+      drain(last)
+      trampoline?.drainAndStop()
+      if mustContinue { startLoop() }
+    }
+  }
+
   @inlinable
   func startLoop() {
-    while let next = state.withLock({ $0.nextToStart() }) {
+    while let next = withState({ $0.nextToStart() }) {
       let id = next.id
+      if let just = next.source as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
+        // What subscribing does, without the inner observer: the inner slot of `id` is removed
+        // by the completion, so there is no subscription to store.
+        let trampoline = Trampoline.enterIfIdle()
+        innerOn(id, .next(just.element))
+        innerOn(id, .completed)
+        trampoline?.drainAndStop()
+        continue
+      }
       let subscription = next.source.subscribeAny(
         AnyObserver { [self] event in innerOn(id, event) })
-      state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
+      withState { $0.innerSubscribed(id, subscription) }?.dispose()
     }
   }
 
@@ -253,9 +388,9 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
     case .next, .error:
-      drain(state.withLock { $0.outbox.send(event) })
+      drain(withState { $0.outbox.send(event) })
     case .completed:
-      let completion = state.withLock { $0.innerCompleted(id) }
+      let completion = withState { $0.innerCompleted(id) }
       completion.dispose?.dispose()
       if completion.startLoop { startLoop() }
       drain(completion.deliver)
@@ -270,30 +405,31 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
 
   @inlinable
   func nextPending() -> Event<Element>? {
-    state.withLock { $0.outbox.next() }
+    withState { $0.outbox.next() }
   }
 
   @inlinable
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let subscriptions = withState { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
   }
 }
 
 extension MergeSink where Source == Observable<Element> {
   /// Subscribes to every source at once (static `merge`).
+  @inlinable
   static func subscribe(all sources: [Observable<Element>], observer: AnyObserver<Element>)
     -> any Disposable
   {
     let sink = MergeSink(downstream: observer, limit: .unbounded, selector: { $0 })
-    let mustStart = sink.state.withLock { state -> Bool in
+    let mustStart = sink.withState { state -> Bool in
       state.withoutOuter()
       var mustStart = false
       for source in sources where state.innerArrived(source) { mustStart = true }
       return mustStart
     }
     if mustStart { sink.startLoop() }
-    sink.drain(sink.state.withLock { $0.completeIfDone() })
+    sink.drain(sink.withState { $0.completeIfDone() })
     return sink
   }
 }

@@ -14,6 +14,7 @@ extension ObservableType where Element: ObservableConvertibleType {
   /// outer sequence completed and the latest inner sequence completed; fails with the first error
   /// of the outer sequence or of the latest inner one. The outer subscription is disposed when it
   /// completes; disposal disposes the outer and the latest inner subscription.
+  @inlinable
   public func switchLatest(file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>
   {

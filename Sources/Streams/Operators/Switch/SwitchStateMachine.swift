@@ -28,6 +28,55 @@ struct SwitchStateMachine<Element> {
     return (latest, replaced)
   }
 
+  /// What to do with a sequence that emits one element and completes during `subscribe`
+  /// (`just`).
+  @usableFromInline
+  enum ImmediateArrival {
+    /// The switch already ended: nothing to do.
+    case ended
+    /// A subscription must be disposed first: nothing changed, the caller takes the path of any
+    /// other inner sequence (``innerArrived()``).
+    case subscribe
+    /// It is the latest sequence, numbered `id`: the caller delivers `first` if it is not `nil`,
+    /// then calls ``immediateCompleted(_:)``.
+    case deliver(id: Int, first: Event<Element>?)
+  }
+
+  /// A sequence that emits `element` and completes during `subscribe` (`just`) replaces the
+  /// latest one, unless a subscription must be disposed first.
+  ///
+  /// It has no subscription, so `inner` is left as it is: `.released` (the previous sequence
+  /// ended) or `.pending` (a sequence still being subscribed, which ``innerSubscribed(_:_:)``
+  /// will find outdated), which every other transition treats alike. No existential is copied:
+  /// that costs a value-witness call per copy.
+  @inlinable
+  mutating func immediateArrived(_ element: Element) -> ImmediateArrival {
+    if outbox.isClosed { return .ended }
+    if inner.isSet { return .subscribe }
+    latest &+= 1
+    hasLatest = true
+    return .deliver(id: latest, first: outbox.send(.next(element)))
+  }
+
+  /// The sequence accepted by ``immediateArrived(_:)`` as `id` completed: returns an event to
+  /// deliver.
+  @inlinable
+  mutating func immediateCompleted(_ id: Int) -> Event<Element>? {
+    guard id == latest, hasLatest else { return nil }
+    hasLatest = false
+    return outerStopped ? outbox.send(.completed) : nil
+  }
+
+  /// The deliverer of the element of sequence `id` (accepted by ``immediateArrived(_:)``) asks
+  /// for more: the next queued event (``SerialOutbox/next()``), or, when there is none, the
+  /// delivery claim is released and the sequence completes (``immediateCompleted(_:)``), in one
+  /// critical section instead of two.
+  @inlinable
+  mutating func nextOrImmediateCompleted(_ id: Int) -> (next: Event<Element>?, done: Bool) {
+    if let event = outbox.next() { return (event, false) }
+    return (immediateCompleted(id), true)
+  }
+
   /// The outer subscription returned; returns it back if it must be disposed at once.
   @inlinable
   mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
@@ -106,42 +155,99 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   ) -> any Disposable {
     let sink = SwitchSink(downstream: observer, selector: selector)
     let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
-    sink.state.withLock { $0.outerSubscribed(subscription) }?.dispose()
+    sink.withState { $0.outerSubscribed(subscription) }?.dispose()
     return sink
   }
+
+  /// Runs `body` under the lock. Once the outbox is closed, the lock's side word says so, so that
+  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
+  /// transition runs through here, so the word is set in the critical section that closed it.
+  @inlinable
+  func withState<Result>(_ body: (inout SwitchStateMachine<Element>) -> Result) -> Result {
+    state.withLock { machine in
+      let result = body(&machine)
+      if machine.outbox.isClosed { state.storeWord(1) }
+      return result
+    }
+  }
+
+  /// `true` once the outbox is closed (read without the lock).
+  @inlinable
+  var isClosed: Bool { state.loadWord() != 0 }
 
   @inlinable
   func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      if state.withLock({ $0.outbox.isClosed }) { return }
+      if isClosed { return }
       let next: Observable<Element>
       do {
         next = try selector(element)
       } catch {
-        drain(state.withLock { $0.outbox.send(.error(error)) })
+        drain(withState { $0.outbox.send(.error(error)) })
         return
       }
-      guard let (id, replaced) = state.withLock({ $0.innerArrived() }) else { return }
+      if let just = next as? JustObservable<Element>, Tracing.slot.loadWord() == 0,
+        justArrived(just.element)
+      {
+        return
+      }
+      guard let (id, replaced) = withState({ $0.innerArrived() }) else { return }
       replaced?.dispose()
       let subscription = next.subscribeAny(AnyObserver { [self] event in innerOn(id, event) })
-      state.withLock { $0.innerSubscribed(id, subscription) }?.dispose()
+      withState { $0.innerSubscribed(id, subscription) }?.dispose()
     case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
+      drain(withState { $0.outbox.send(.error(error)) })
     case .completed:
-      let (disposable, event) = state.withLock { $0.outerCompleted() }
+      let (disposable, event) = withState { $0.outerCompleted() }
       disposable?.dispose()
       drain(event)
     }
+  }
+
+  /// A `just` arrived: unless the previous inner subscription must be disposed first, delivers
+  /// its element and its completion without subscribing to it (no inner observer, no inner
+  /// subscription to keep). Returns `false` when the caller must subscribe to it instead.
+  ///
+  /// The events, their order, and the trampoline they run in are those of a subscription: the
+  /// trampoline is entered around the events as `subscribeAny` would. Traced subscriptions do
+  /// not come here, so that the tracer sees the inner sequence.
+  @inlinable
+  func justArrived(_ element: Element) -> Bool {
+    let id: Int
+    let first: Event<Element>?
+    switch withState({ $0.immediateArrived(element) }) {
+    case .ended: return true
+    case .subscribe: return false
+    case .deliver(let latest, let event):
+      id = latest
+      first = event
+    }
+    let trampoline = Trampoline.enterIfIdle()
+    var event = first
+    var completed = false
+    while let current = event {
+      if deliver(current) {
+        dispose()
+        break
+      }
+      (event, completed) = withState { $0.nextOrImmediateCompleted(id) }
+      if completed { break }
+    }
+    // `event` is now what the completion hands back to deliver, if anything.
+    if !completed { event = withState { $0.immediateCompleted(id) } }
+    drain(event)
+    trampoline?.drainAndStop()
+    return true
   }
 
   @inlinable
   func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
     case .next, .error:
-      drain(state.withLock { $0.innerEvent(id, event) })
+      drain(withState { $0.innerEvent(id, event) })
     case .completed:
-      let (disposable, event) = state.withLock { $0.innerCompleted(id) }
+      let (disposable, event) = withState { $0.innerCompleted(id) }
       disposable?.dispose()
       drain(event)
     }
@@ -155,12 +261,12 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
 
   @inlinable
   func nextPending() -> Event<Element>? {
-    state.withLock { $0.outbox.next() }
+    withState { $0.outbox.next() }
   }
 
   @inlinable
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let subscriptions = withState { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
   }
 }

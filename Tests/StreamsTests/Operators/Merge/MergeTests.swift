@@ -167,6 +167,30 @@ struct MergeTests {
     #expect(events == [.next(1), .next(2), .next(3), .completed])
   }
 
+  @Test("static merge of sequences that complete while subscribed", arguments: InnerKind.allCases)
+  func synchronousSingles(kind: InnerKind) {
+    var events: [Event<Int>] = []
+    _ = Observable.merge(kind.make(1), kind.make(2), kind.make(3)).subscribe { events.append($0) }
+    #expect(events == [.next(1), .next(2), .next(3), .completed])
+  }
+
+  @Test(
+    "merge(maxConcurrent: 1) starts queued synchronous sequences in order",
+    arguments: InnerKind.allCases)
+  func queuedSynchronousSingles(kind: InnerKind) {
+    let outer = PublishSubject<Observable<Int>>()
+    let running = PublishSubject<Int>()
+    var events: [Event<Int>] = []
+    _ = outer.merge(maxConcurrent: 1).subscribe { events.append($0) }
+    outer.onNext(running.asObservable())
+    outer.onNext(kind.make(1))
+    outer.onNext(kind.make(2))
+    outer.onCompleted()
+    #expect(events.isEmpty)
+    running.onCompleted()
+    #expect(events == [.next(1), .next(2), .completed])
+  }
+
   @Test("an event sent from inside delivery is delivered after the current one")
   func reentrant() {
     let a = PublishSubject<Int>()

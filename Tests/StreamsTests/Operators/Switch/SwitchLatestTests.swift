@@ -27,6 +27,18 @@ struct SwitchLatestTests {
     #expect(ys3.subscriptions == [Subscription(500, 550)])
   }
 
+  @Test("switchLatest of sequences that complete while subscribed", arguments: InnerKind.allCases)
+  func synchronousSingles(kind: InnerKind) {
+    let outer = PublishSubject<Observable<Int>>()
+    var events: [Event<Int>] = []
+    _ = outer.switchLatest().subscribe { events.append($0) }
+    outer.onNext(kind.make(1))
+    outer.onNext(kind.make(2))
+    #expect(events == [.next(1), .next(2)])
+    outer.onCompleted()
+    #expect(events == [.next(1), .next(2), .completed])
+  }
+
   @Test("switchLatest waits for the latest inner sequence after the outer one completed")
   func innerOutlivesOuter() {
     let scheduler = TestScheduler(initialClock: 0)
