@@ -18,22 +18,9 @@
 /// `@unchecked Sendable`: the clock and the queue live in a lock-guarded state; subclasses must
 /// keep their own state behind a lock too.
 open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
-  /// The queue entry for one scheduled action.
-  private struct Item {
-    let time: Int
-    let id: Int
-    let run: @Sendable () -> any Disposable
-    let disposable: SingleAssignmentDisposable
-  }
-
-  private struct State {
-    var clock: Int
-    var running = false
-    var nextID = 0
-    var queue: [Item] = []  // kept sorted by (time, id)
-  }
-
-  private let state: Locked<State>
+  /// The clock, the run flag and the queue: guarded by one lock, which every scheduled item
+  /// shares (an item's own phase is guarded by it too, so that an item needs no lock of its own).
+  private let state: Locked<VirtualTimeQueue>
 
   /// Seconds per tick.
   public let resolution: Double
@@ -42,7 +29,7 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   public init(initialClock: Int = 0, resolution: Double = 1.0) {
     precondition(
       resolution > 0, "VirtualTimeScheduler needs a positive resolution, got \(resolution)")
-    state = Locked(State(clock: initialClock))
+    state = Locked(VirtualTimeQueue(clock: initialClock))
     self.resolution = resolution
   }
 
@@ -115,29 +102,16 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
 
   /// Runs `action` at tick `time` exactly. Subclasses may override it to observe or change
   /// scheduling; the RxTest time adjustment lives in ``adjustScheduledTime(_:)``.
+  ///
+  /// The returned disposable is the queue entry itself: disposing it before the action runs
+  /// takes it out of the queue; disposing it after disposes what the action returned.
   open func scheduleAbsoluteVirtual<StateType: Sendable>(
     _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    let disposable = SingleAssignmentDisposable()
-    let item = self.state.withLock { s -> Item in
-      let item = Item(time: time, id: s.nextID, run: { action(state) }, disposable: disposable)
-      s.nextID += 1
-      let index = s.queue.firstIndex { $0.time > time } ?? s.queue.endIndex
-      s.queue.insert(item, at: index)
-      return item
-    }
-    return Disposables.create(with: { [weak self] in
-      item.disposable.dispose()
-      self?.remove(id: item.id)
-    })
-  }
-
-  private func remove(id: Int) {
-    let removed = state.withLock { s -> Item? in
-      guard let index = s.queue.firstIndex(where: { $0.id == id }) else { return nil }
-      return s.queue.remove(at: index)
-    }
-    withExtendedLifetime(removed) {}
+    let item = VirtualScheduledAction(
+      guarded: self.state, time: time, state: state, action: action)
+    self.state.withLock { $0.insert(item) }
+    return item
   }
 
   /// Runs every scheduled action in time order until the queue is empty or ``stop()`` is called.
@@ -173,23 +147,187 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
       return false
     }
     precondition(!alreadyRunning, "VirtualTimeScheduler is already running; it is not reentrant")
+    // What the last action returned is handed to its item in the same lock round trip that takes
+    // the next item: one lock per action.
+    var finished: (item: any VirtualScheduledItem, result: any Disposable)?
     while true {
-      let next = state.withLock { s -> Item? in
-        guard s.running, let first = s.queue.first else { return nil }
-        if let limit, first.time > limit { return nil }
-        s.queue.removeFirst()
-        if first.time > s.clock { s.clock = first.time }
-        return first
+      let (next, orphan) = state.withLock { s -> ((any VirtualScheduledItem)?, (any Disposable)?) in
+        let orphan = finished.flatMap { $0.item.finish($0.result) }
+        return (s.takeDue(until: limit), orphan)
       }
+      finished = nil
+      orphan?.dispose()
       guard let next else { break }
-      if !next.disposable.isDisposed {
-        next.disposable.setDisposable(next.run())
-      }
+      finished = (next, next.run())
     }
     state.withLock { s in
       if let limit, s.clock < limit { s.clock = limit }
       s.running = false
     }
+  }
+
+  deinit {
+    // Pending items hold the lock storage that holds the queue: empty it to free them.
+    let pending = state.withLock { s -> [VirtualTimeQueue.Entry] in
+      defer { s.queue = [] }
+      return s.queue
+    }
+    withExtendedLifetime(pending) {}
+  }
+}
+
+/// The lock-guarded state of a ``VirtualTimeScheduler``: the clock and the queue of pending
+/// items, kept sorted by (time, id) so that items due at the same tick run in scheduling order.
+struct VirtualTimeQueue {
+  /// One pending item, with its sort key stored inline.
+  struct Entry {
+    let time: Int
+    let id: Int
+    let item: any VirtualScheduledItem
+  }
+
+  var clock: Int
+  var running = false
+  var nextID = 0
+  var queue: [Entry] = []
+
+  init(clock: Int) {
+    self.clock = clock
+  }
+
+  /// Queues `item` after every item due at or before its time.
+  mutating func insert(_ item: any VirtualScheduledItem) {
+    let time = item.time
+    item.id = nextID
+    nextID += 1
+    var low = 0
+    var high = queue.count
+    while low < high {
+      let middle = (low + high) / 2
+      if queue[middle].time > time { high = middle } else { low = middle + 1 }
+    }
+    queue.insert(Entry(time: time, id: item.id, item: item), at: low)
+  }
+
+  /// Takes `item` out of the queue if it is still there.
+  mutating func remove(_ item: any VirtualScheduledItem) -> Entry? {
+    let time = item.time
+    let id = item.id
+    var low = 0
+    var high = queue.count
+    while low < high {
+      let middle = (low + high) / 2
+      let entry = queue[middle]
+      if entry.time < time || (entry.time == time && entry.id < id) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    guard low < queue.count, queue[low].item === item else { return nil }
+    return queue.remove(at: low)
+  }
+
+  /// Takes the first item if the run goes on and it is due by `limit`, moving the clock to its
+  /// time and marking it running.
+  mutating func takeDue(until limit: Int?) -> (any VirtualScheduledItem)? {
+    guard running, let first = queue.first else { return nil }
+    if let limit, first.time > limit { return nil }
+    queue.removeFirst()
+    if first.time > clock { clock = first.time }
+    first.item.phase = .running
+    return first.item
+  }
+}
+
+/// Where a scheduled item is in its life. Read and written under the scheduler's lock.
+enum VirtualScheduledPhase {
+  /// In the queue.
+  case pending
+  /// Taken from the queue; its action is running.
+  case running
+  /// Its action ran and returned this disposable.
+  case ran(any Disposable)
+  /// Disposed: cancelled before it ran, or what it returned was disposed.
+  case disposed
+}
+
+/// One item of a ``VirtualTimeScheduler``'s queue, whatever the type of its state.
+protocol VirtualScheduledItem: AnyObject, Cancelable {
+  /// The tick it is due at.
+  var time: Int { get }
+  /// Its place among the items due at the same tick; set when it is queued, under the lock.
+  var id: Int { get set }
+  /// Guarded by the scheduler's lock.
+  var phase: VirtualScheduledPhase { get set }
+  /// Runs the action; called on the thread driving the clock, without the lock.
+  func run() -> any Disposable
+}
+
+extension VirtualScheduledItem {
+  /// Records what the action returned; called under the lock. Returns it when the item was
+  /// disposed while the action ran, for the caller to dispose outside the lock.
+  func finish(_ result: any Disposable) -> (any Disposable)? {
+    guard case .running = phase else { return result }
+    phase = .ran(result)
+    return nil
+  }
+}
+
+/// A scheduled action and its state: the queue entry and the disposable returned to the caller in
+/// one allocation.
+///
+/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's lock (`guarded`);
+/// the rest is immutable and `Sendable`.
+final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @unchecked Sendable {
+  let time: Int
+  var id = 0
+  var phase = VirtualScheduledPhase.pending
+  private let guarded: Locked<VirtualTimeQueue>
+  private let state: StateType
+  private let action: @Sendable (StateType) -> any Disposable
+
+  init(
+    guarded: Locked<VirtualTimeQueue>, time: Int, state: StateType,
+    action: @escaping @Sendable (StateType) -> any Disposable
+  ) {
+    self.guarded = guarded
+    self.time = time
+    self.state = state
+    self.action = action
+  }
+
+  func run() -> any Disposable {
+    action(state)
+  }
+
+  var isDisposed: Bool {
+    guarded.withLock { _ in
+      if case .disposed = phase { return true }
+      return false
+    }
+  }
+
+  /// Before the action runs: takes the item out of the queue. While it runs: what it returns is
+  /// disposed as soon as it returns. After: disposes what it returned.
+  func dispose() {
+    let (removed, result) = guarded.withLock { s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
+      switch phase {
+      case .pending:
+        phase = .disposed
+        return (s.remove(self), nil)
+      case .running:
+        phase = .disposed
+        return (nil, nil)
+      case .ran(let result):
+        phase = .disposed
+        return (nil, result)
+      case .disposed:
+        return (nil, nil)
+      }
+    }
+    withExtendedLifetime(removed) {}
+    result?.dispose()
   }
 }
 
