@@ -103,15 +103,19 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   /// Runs `action` at tick `time` exactly. Subclasses may override it to observe or change
   /// scheduling; the RxTest time adjustment lives in ``adjustScheduledTime(_:)``.
   ///
-  /// The returned disposable is the queue entry itself: disposing it before the action runs
-  /// takes it out of the queue; disposing it after disposes what the action returned.
+  /// Disposing the result before the action runs takes the action out of the queue; disposing it
+  /// after disposes what the action returned.
   open func scheduleAbsoluteVirtual<StateType: Sendable>(
     _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    let item = VirtualScheduledAction(
-      guarded: self.state, time: time, state: state, action: action)
-    self.state.withLock { $0.insert(item) }
-    return item
+    self.state.withLock { s in
+      let item =
+        s.takeSpare(VirtualScheduledAction<StateType>.self)
+        ?? VirtualScheduledAction<StateType>(guarded: self.state)
+      item.prepare(time: time, state: state, action: action)
+      s.insert(item)
+      return VirtualScheduledToken(item: item, generation: item.generation)
+    }
   }
 
   /// Runs every scheduled action in time order until the queue is empty or ``stop()`` is called.
@@ -152,13 +156,13 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     var finished: (item: any VirtualScheduledItem, result: any Disposable)?
     while true {
       let (next, orphan) = state.withLock { s -> ((any VirtualScheduledItem)?, (any Disposable)?) in
-        let orphan = finished.flatMap { $0.item.finish($0.result) }
+        let orphan = finished.flatMap { s.finish($0.item, result: $0.result) }
         return (s.takeDue(until: limit), orphan)
       }
       finished = nil
       orphan?.dispose()
       guard let next else { break }
-      finished = (next, next.run())
+      finished = (next, next.runOnce())
     }
     state.withLock { s in
       if let limit, s.clock < limit { s.clock = limit }
@@ -167,17 +171,21 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   }
 
   deinit {
-    // Pending items hold the lock storage that holds the queue: empty it to free them.
-    let pending = state.withLock { s -> [VirtualTimeQueue.Entry] in
-      defer { s.queue = [] }
-      return s.queue
+    // Queued and spare items hold the lock storage that holds them: let them go.
+    let held = state.withLock { s -> ([VirtualTimeQueue.Entry], [any VirtualScheduledItem]) in
+      defer {
+        s.queue = []
+        s.spares = []
+      }
+      return (s.queue, s.spares)
     }
-    withExtendedLifetime(pending) {}
+    withExtendedLifetime(held) {}
   }
 }
 
-/// The lock-guarded state of a ``VirtualTimeScheduler``: the clock and the queue of pending
-/// items, kept sorted by (time, id) so that items due at the same tick run in scheduling order.
+/// The lock-guarded state of a ``VirtualTimeScheduler``: the clock, the queue of pending items,
+/// kept sorted by (time, id) so that items due at the same tick run in scheduling order, and the
+/// finished items kept for reuse.
 struct VirtualTimeQueue {
   /// One pending item, with its sort key stored inline.
   struct Entry {
@@ -186,13 +194,39 @@ struct VirtualTimeQueue {
     let item: any VirtualScheduledItem
   }
 
+  /// How many finished items are kept for reuse.
+  static let maxSpares = 16
+
   var clock: Int
   var running = false
   var nextID = 0
   var queue: [Entry] = []
+  /// Finished items holding no state, action or result, reused by later scheduling of the same
+  /// state type: scheduling then allocates nothing.
+  var spares: [any VirtualScheduledItem] = []
 
   init(clock: Int) {
     self.clock = clock
+  }
+
+  /// A spare item of type `Item`, if there is one.
+  mutating func takeSpare<Item: VirtualScheduledItem>(_ type: Item.Type) -> Item? {
+    guard let index = spares.lastIndex(where: { Swift.type(of: $0) == type }) else { return nil }
+    return unsafeDowncast(spares.remove(at: index), to: Item.self)
+  }
+
+  /// Makes the tokens of `item` stale: disposing them does nothing from now on.
+  mutating func retire(_ item: any VirtualScheduledItem) {
+    item.generation &+= 1
+    item.phase = .retired
+  }
+
+  /// Keeps a retired item that holds nothing for reuse, unless enough are kept already; returns
+  /// it then, for the caller to release outside the lock.
+  mutating func recycle(_ item: any VirtualScheduledItem) -> (any VirtualScheduledItem)? {
+    if spares.count >= Self.maxSpares { return item }
+    spares.append(item)
+    return nil
   }
 
   /// Queues `item` after every item due at or before its time.
@@ -238,6 +272,27 @@ struct VirtualTimeQueue {
     first.item.phase = .running
     return first.item
   }
+
+  /// Records what the action of `item` returned. An item whose action returned nothing to
+  /// dispose is retired and kept for reuse at once (disposing its token afterwards has nothing
+  /// to do either way). Returns `result` when the item was disposed while the action ran, for the
+  /// caller to dispose outside the lock.
+  mutating func finish(_ item: any VirtualScheduledItem, result: any Disposable) -> (
+    any Disposable
+  )? {
+    if case .running = item.phase {
+      guard Swift.type(of: result) == NopDisposable.self else {
+        item.phase = .ran(result)
+        return nil
+      }
+      retire(item)
+      _ = recycle(item)
+      return nil
+    }
+    retire(item)
+    _ = recycle(item)
+    return result
+  }
 }
 
 /// Where a scheduled item is in its life. Read and written under the scheduler's lock.
@@ -246,88 +301,117 @@ enum VirtualScheduledPhase {
   case pending
   /// Taken from the queue; its action is running.
   case running
-  /// Its action ran and returned this disposable.
+  /// Its action ran and returned this disposable, which its token disposes.
   case ran(any Disposable)
-  /// Disposed: cancelled before it ran, or what it returned was disposed.
-  case disposed
+  /// Disposed while its action ran: what the action returns is disposed at once.
+  case disposedWhileRunning
+  /// Done: its tokens are stale; it is spare or about to be released.
+  case retired
 }
 
 /// One item of a ``VirtualTimeScheduler``'s queue, whatever the type of its state.
-protocol VirtualScheduledItem: AnyObject, Cancelable {
+///
+/// An item is reused after it finished, so the disposable handed out is a
+/// ``VirtualScheduledToken``: the item and the generation it was scheduled in.
+protocol VirtualScheduledItem: AnyObject, Sendable {
+  /// The lock of the scheduler it belongs to, which guards `id`, `generation` and `phase`.
+  var guarded: Locked<VirtualTimeQueue> { get }
   /// The tick it is due at.
   var time: Int { get }
-  /// Its place among the items due at the same tick; set when it is queued, under the lock.
+  /// Its place among the items due at the same tick; set when it is queued.
   var id: Int { get set }
-  /// Guarded by the scheduler's lock.
+  /// Incremented each time the item is retired, so that old tokens do nothing.
+  var generation: Int { get set }
+  /// Where it is in its life.
   var phase: VirtualScheduledPhase { get set }
-  /// Runs the action; called on the thread driving the clock, without the lock.
-  func run() -> any Disposable
+  /// Runs the action and lets go of it and its state. Called on the thread driving the clock,
+  /// without the lock, once the item is taken from the queue: nothing else touches the action or
+  /// the state then.
+  func runOnce() -> any Disposable
+  /// Lets go of the action and the state of an item retired before it ran; called without the
+  /// lock by whoever retired it.
+  func releaseAction()
 }
 
-extension VirtualScheduledItem {
-  /// Records what the action returned; called under the lock. Returns it when the item was
-  /// disposed while the action ran, for the caller to dispose outside the lock.
-  func finish(_ result: any Disposable) -> (any Disposable)? {
-    guard case .running = phase else { return result }
-    phase = .ran(result)
-    return nil
-  }
-}
+/// The disposable of one scheduled action: its item, and the generation the action was scheduled
+/// in (the item may since have been reused for another action, which this token must not touch).
+struct VirtualScheduledToken: Disposable {
+  let item: any VirtualScheduledItem
+  let generation: Int
 
-/// A scheduled action and its state: the queue entry and the disposable returned to the caller in
-/// one allocation.
-///
-/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's lock (`guarded`);
-/// the rest is immutable and `Sendable`.
-final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @unchecked Sendable {
-  let time: Int
-  var id = 0
-  var phase = VirtualScheduledPhase.pending
-  private let guarded: Locked<VirtualTimeQueue>
-  private let state: StateType
-  private let action: @Sendable (StateType) -> any Disposable
-
-  init(
-    guarded: Locked<VirtualTimeQueue>, time: Int, state: StateType,
-    action: @escaping @Sendable (StateType) -> any Disposable
-  ) {
-    self.guarded = guarded
-    self.time = time
-    self.state = state
-    self.action = action
-  }
-
-  func run() -> any Disposable {
-    action(state)
-  }
-
-  var isDisposed: Bool {
-    guarded.withLock { _ in
-      if case .disposed = phase { return true }
-      return false
-    }
-  }
-
-  /// Before the action runs: takes the item out of the queue. While it runs: what it returns is
+  /// Before the action runs: takes it out of the queue. While it runs: what it returns is
   /// disposed as soon as it returns. After: disposes what it returned.
   func dispose() {
-    let (removed, result) = guarded.withLock { s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
-      switch phase {
+    let guarded = item.guarded
+    let (cancelled, result) = guarded.withLock {
+      s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
+      guard item.generation == generation else { return (nil, nil) }
+      switch item.phase {
       case .pending:
-        phase = .disposed
-        return (s.remove(self), nil)
+        let entry = s.remove(item)
+        s.retire(item)
+        return (entry, nil)
       case .running:
-        phase = .disposed
+        item.phase = .disposedWhileRunning
         return (nil, nil)
       case .ran(let result):
-        phase = .disposed
+        s.retire(item)
+        _ = s.recycle(item)
         return (nil, result)
-      case .disposed:
+      case .disposedWhileRunning, .retired:
         return (nil, nil)
       }
     }
-    withExtendedLifetime(removed) {}
     result?.dispose()
+    guard cancelled != nil else { return }
+    // Retired while pending: this thread owns the item until it is recycled.
+    item.releaseAction()
+    let dropped = guarded.withLock { $0.recycle(item) }
+    withExtendedLifetime((cancelled, dropped)) {}
+  }
+}
+
+/// A scheduled action and its state, reused for later actions with the same state type once it
+/// finished.
+///
+/// `@unchecked Sendable`: `id`, `generation` and `phase` are only touched under the scheduler's
+/// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
+/// spare or new, and read or cleared by the one thread that owns the item after taking it from
+/// the queue or cancelling it (see ``VirtualScheduledItem``).
+final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @unchecked Sendable {
+  let guarded: Locked<VirtualTimeQueue>
+  private(set) var time = 0
+  var id = 0
+  var generation = 0
+  var phase = VirtualScheduledPhase.retired
+  private var state: StateType?
+  private var action: (@Sendable (StateType) -> any Disposable)?
+
+  init(guarded: Locked<VirtualTimeQueue>) {
+    self.guarded = guarded
+  }
+
+  /// Arms a new or spare item; called under the lock.
+  func prepare(
+    time: Int, state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
+  ) {
+    self.time = time
+    self.state = state
+    self.action = action
+    phase = .pending
+  }
+
+  func runOnce() -> any Disposable {
+    guard let action, let state else {
+      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
+    }
+    releaseAction()
+    return action(state)
+  }
+
+  func releaseAction() {
+    state = nil
+    action = nil
   }
 }
 
