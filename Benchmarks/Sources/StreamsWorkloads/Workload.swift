@@ -104,6 +104,6 @@ public enum Workloads {
       baseline: Baselines.shareReplay10, mallocsPerOperation: 0),
     Entry(
       name: "debounce-virtual", streams: StreamsVariants.debounceVirtual,
-      baseline: Baselines.debounceVirtual, mallocsPerOperation: 9),
+      baseline: Baselines.debounceVirtual, mallocsPerOperation: 0),
   ]
 }

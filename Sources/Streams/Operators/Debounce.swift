@@ -17,6 +17,7 @@ extension ObservableType where Element: Sendable {
   /// - Parameters:
   ///   - dueTime: The quiet time that must follow an element before it is emitted.
   ///   - scheduler: Runs the timers; elements are emitted on it (hence `Element: Sendable`).
+  @inlinable
   public func debounce(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -32,27 +33,45 @@ extension ObservableType where Element: Sendable {
   }
 }
 
+/// The state of one `debounce` subscription. `@inlinable` throughout, so that it specializes in
+/// the caller's module.
+///
+/// Per element it allocates nothing itself: the timer is scheduled with the sink and the
+/// element's generation as the action's state and a closure that captures nothing, so the only
+/// allocation is whatever the scheduler makes per scheduled action.
+///
 /// `@unchecked Sendable`: mutable state is in `state` (its lock); `output` guards the downstream;
 /// the other properties are immutable and `Sendable`.
-private final class DebounceSink<Element: Sendable>: @unchecked Sendable {
-  struct State: OutboxState {
-    var id: UInt64 = 0
-    var value: Element?
-    var outbox = Outbox<Element>()
+@usableFromInline
+final class DebounceSink<Element: Sendable>: @unchecked Sendable {
+  @usableFromInline
+  struct State {
+    /// The generation of the latest element: a timer fires only for the element it was
+    /// scheduled for.
+    @usableFromInline var id: UInt64 = 0
+    /// The element waiting for its quiet time to pass.
+    @usableFromInline var value: Element?
+    /// Serializes timer emissions with the source's terminal events.
+    @usableFromInline var outbox = SerialOutbox<Element>()
+
+    @inlinable
+    init() {}
   }
 
-  let output: GuardedSink<Element>
-  let timer = SerialDisposable()
-  private let state = Locked(State())
-  private let dueTime: RxTimeInterval
-  private let scheduler: any SchedulerType
+  @usableFromInline let output: GuardedSink<Element>
+  @usableFromInline let timer = SerialDisposable()
+  @usableFromInline let state = Locked(State())
+  @usableFromInline let dueTime: RxTimeInterval
+  @usableFromInline let scheduler: any SchedulerType
 
+  @inlinable
   init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: any SchedulerType) {
     output = GuardedSink(observer)
     self.dueTime = dueTime
     self.scheduler = scheduler
   }
 
+  @inlinable
   func on(_ event: Event<Element>) {
     switch event {
     case .next(let element):
@@ -62,31 +81,49 @@ private final class DebounceSink<Element: Sendable>: @unchecked Sendable {
         s.value = element
         return s.id
       }
-      timer.disposable = scheduler.scheduleRelative(id, dueTime: dueTime) { [self] id in
-        fire(id)
+      timer.disposable = scheduler.scheduleRelative((self, id), dueTime: dueTime) { tick in
+        tick.0.fire(tick.1)
         return Disposables.create()
       }
     case .error:
-      state.update(into: output) { s in
+      let first = state.withLock { s -> Event<Element>? in
         s.value = nil
-        s.outbox.send(event)
+        return s.outbox.send(event)
       }
+      deliver(first)
     case .completed:
-      state.update(into: output) { s in
+      let first = state.withLock { s -> Event<Element>? in
+        var first: Event<Element>?
         if let value = s.value {
           s.value = nil
-          s.outbox.send(.next(value))
+          first = s.outbox.send(.next(value))
         }
-        s.outbox.send(.completed)
+        let completed = s.outbox.send(.completed)
+        return first ?? completed
       }
+      deliver(first)
     }
   }
 
-  private func fire(_ id: UInt64) {
-    state.update(into: output) { s in
-      guard s.id == id, let value = s.value else { return }
+  /// Emits the waiting element if it is still the one the timer was scheduled for.
+  @inlinable
+  func fire(_ id: UInt64) {
+    let first = state.withLock { s -> Event<Element>? in
+      guard s.id == id, let value = s.value else { return nil }
       s.value = nil
-      s.outbox.send(.next(value))
+      return s.outbox.send(.next(value))
+    }
+    deliver(first)
+  }
+
+  /// Delivers `first` (this thread won the outbox) and then whatever was queued meanwhile.
+  @inlinable
+  func deliver(_ first: Event<Element>?) {
+    guard var event = first else { return }
+    while true {
+      output.on(event)
+      guard let next = state.withLock({ $0.outbox.next() }) else { return }
+      event = next
     }
   }
 }

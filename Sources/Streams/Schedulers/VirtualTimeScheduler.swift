@@ -18,22 +18,9 @@
 /// `@unchecked Sendable`: the clock and the queue live in a lock-guarded state; subclasses must
 /// keep their own state behind a lock too.
 open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
-  /// The queue entry for one scheduled action.
-  private struct Item {
-    let time: Int
-    let id: Int
-    let run: @Sendable () -> any Disposable
-    let disposable: SingleAssignmentDisposable
-  }
-
-  private struct State {
-    var clock: Int
-    var running = false
-    var nextID = 0
-    var queue: [Item] = []  // kept sorted by (time, id)
-  }
-
-  private let state: Locked<State>
+  /// The clock, the run flag and the queue: guarded by one lock, which every scheduled item
+  /// shares (an item's own phase is guarded by it too, so that an item needs no lock of its own).
+  private let state: Locked<VirtualTimeQueue>
 
   /// Seconds per tick.
   public let resolution: Double
@@ -42,7 +29,7 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   public init(initialClock: Int = 0, resolution: Double = 1.0) {
     precondition(
       resolution > 0, "VirtualTimeScheduler needs a positive resolution, got \(resolution)")
-    state = Locked(State(clock: initialClock))
+    state = Locked(VirtualTimeQueue(clock: initialClock))
     self.resolution = resolution
   }
 
@@ -115,29 +102,20 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
 
   /// Runs `action` at tick `time` exactly. Subclasses may override it to observe or change
   /// scheduling; the RxTest time adjustment lives in ``adjustScheduledTime(_:)``.
+  ///
+  /// Disposing the result before the action runs takes the action out of the queue; disposing it
+  /// after disposes what the action returned.
   open func scheduleAbsoluteVirtual<StateType: Sendable>(
     _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    let disposable = SingleAssignmentDisposable()
-    let item = self.state.withLock { s -> Item in
-      let item = Item(time: time, id: s.nextID, run: { action(state) }, disposable: disposable)
-      s.nextID += 1
-      let index = s.queue.firstIndex { $0.time > time } ?? s.queue.endIndex
-      s.queue.insert(item, at: index)
-      return item
+    self.state.withLock { s in
+      let item =
+        s.takeSpare(VirtualScheduledAction<StateType>.self)
+        ?? VirtualScheduledAction<StateType>(guarded: self.state)
+      item.prepare(time: time, state: state, action: action)
+      s.insert(item)
+      return VirtualScheduledToken(item: item, generation: item.generation)
     }
-    return Disposables.create(with: { [weak self] in
-      item.disposable.dispose()
-      self?.remove(id: item.id)
-    })
-  }
-
-  private func remove(id: Int) {
-    let removed = state.withLock { s -> Item? in
-      guard let index = s.queue.firstIndex(where: { $0.id == id }) else { return nil }
-      return s.queue.remove(at: index)
-    }
-    withExtendedLifetime(removed) {}
   }
 
   /// Runs every scheduled action in time order until the queue is empty or ``stop()`` is called.
@@ -173,23 +151,269 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
       return false
     }
     precondition(!alreadyRunning, "VirtualTimeScheduler is already running; it is not reentrant")
+    // What the last action returned is handed to its item in the same lock round trip that takes
+    // the next item: one lock per action.
+    var finished: (item: any VirtualScheduledItem, result: any Disposable)?
     while true {
-      let next = state.withLock { s -> Item? in
-        guard s.running, let first = s.queue.first else { return nil }
-        if let limit, first.time > limit { return nil }
-        s.queue.removeFirst()
-        if first.time > s.clock { s.clock = first.time }
-        return first
+      let (next, orphan) = state.withLock { s -> ((any VirtualScheduledItem)?, (any Disposable)?) in
+        let orphan = finished.flatMap { s.finish($0.item, result: $0.result) }
+        return (s.takeDue(until: limit), orphan)
       }
+      finished = nil
+      orphan?.dispose()
       guard let next else { break }
-      if !next.disposable.isDisposed {
-        next.disposable.setDisposable(next.run())
-      }
+      finished = (next, next.runOnce())
     }
     state.withLock { s in
       if let limit, s.clock < limit { s.clock = limit }
       s.running = false
     }
+  }
+
+  deinit {
+    // Queued and spare items hold the lock storage that holds them: let them go.
+    let held = state.withLock { s -> ([VirtualTimeQueue.Entry], [any VirtualScheduledItem]) in
+      defer {
+        s.queue = []
+        s.spares = []
+      }
+      return (s.queue, s.spares)
+    }
+    withExtendedLifetime(held) {}
+  }
+}
+
+/// The lock-guarded state of a ``VirtualTimeScheduler``: the clock, the queue of pending items,
+/// kept sorted by (time, id) so that items due at the same tick run in scheduling order, and the
+/// finished items kept for reuse.
+struct VirtualTimeQueue {
+  /// One pending item, with its sort key stored inline.
+  struct Entry {
+    let time: Int
+    let id: Int
+    let item: any VirtualScheduledItem
+  }
+
+  /// How many finished items are kept for reuse.
+  static let maxSpares = 16
+
+  var clock: Int
+  var running = false
+  var nextID = 0
+  var queue: [Entry] = []
+  /// Finished items holding no state, action or result, reused by later scheduling of the same
+  /// state type: scheduling then allocates nothing.
+  var spares: [any VirtualScheduledItem] = []
+
+  init(clock: Int) {
+    self.clock = clock
+  }
+
+  /// A spare item of type `Item`, if there is one.
+  mutating func takeSpare<Item: VirtualScheduledItem>(_ type: Item.Type) -> Item? {
+    guard let index = spares.lastIndex(where: { Swift.type(of: $0) == type }) else { return nil }
+    return unsafeDowncast(spares.remove(at: index), to: Item.self)
+  }
+
+  /// Makes the tokens of `item` stale: disposing them does nothing from now on.
+  mutating func retire(_ item: any VirtualScheduledItem) {
+    item.generation &+= 1
+    item.phase = .retired
+  }
+
+  /// Keeps a retired item that holds nothing for reuse, unless enough are kept already; returns
+  /// it then, for the caller to release outside the lock.
+  mutating func recycle(_ item: any VirtualScheduledItem) -> (any VirtualScheduledItem)? {
+    if spares.count >= Self.maxSpares { return item }
+    spares.append(item)
+    return nil
+  }
+
+  /// Queues `item` after every item due at or before its time.
+  mutating func insert(_ item: any VirtualScheduledItem) {
+    let time = item.time
+    item.id = nextID
+    nextID += 1
+    var low = 0
+    var high = queue.count
+    while low < high {
+      let middle = (low + high) / 2
+      if queue[middle].time > time { high = middle } else { low = middle + 1 }
+    }
+    queue.insert(Entry(time: time, id: item.id, item: item), at: low)
+  }
+
+  /// Takes `item` out of the queue if it is still there.
+  mutating func remove(_ item: any VirtualScheduledItem) -> Entry? {
+    let time = item.time
+    let id = item.id
+    var low = 0
+    var high = queue.count
+    while low < high {
+      let middle = (low + high) / 2
+      let entry = queue[middle]
+      if entry.time < time || (entry.time == time && entry.id < id) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    guard low < queue.count, queue[low].item === item else { return nil }
+    return queue.remove(at: low)
+  }
+
+  /// Takes the first item if the run goes on and it is due by `limit`, moving the clock to its
+  /// time and marking it running.
+  mutating func takeDue(until limit: Int?) -> (any VirtualScheduledItem)? {
+    guard running, let first = queue.first else { return nil }
+    if let limit, first.time > limit { return nil }
+    queue.removeFirst()
+    if first.time > clock { clock = first.time }
+    first.item.phase = .running
+    return first.item
+  }
+
+  /// Records what the action of `item` returned. An item whose action returned nothing to
+  /// dispose is retired and kept for reuse at once (disposing its token afterwards has nothing
+  /// to do either way). Returns `result` when the item was disposed while the action ran, for the
+  /// caller to dispose outside the lock.
+  mutating func finish(_ item: any VirtualScheduledItem, result: any Disposable) -> (
+    any Disposable
+  )? {
+    if case .running = item.phase {
+      guard Swift.type(of: result) == NopDisposable.self else {
+        item.phase = .ran(result)
+        return nil
+      }
+      retire(item)
+      _ = recycle(item)
+      return nil
+    }
+    retire(item)
+    _ = recycle(item)
+    return result
+  }
+}
+
+/// Where a scheduled item is in its life. Read and written under the scheduler's lock.
+enum VirtualScheduledPhase {
+  /// In the queue.
+  case pending
+  /// Taken from the queue; its action is running.
+  case running
+  /// Its action ran and returned this disposable, which its token disposes.
+  case ran(any Disposable)
+  /// Disposed while its action ran: what the action returns is disposed at once.
+  case disposedWhileRunning
+  /// Done: its tokens are stale; it is spare or about to be released.
+  case retired
+}
+
+/// One item of a ``VirtualTimeScheduler``'s queue, whatever the type of its state.
+///
+/// An item is reused after it finished, so the disposable handed out is a
+/// ``VirtualScheduledToken``: the item and the generation it was scheduled in.
+protocol VirtualScheduledItem: AnyObject, Sendable {
+  /// The lock of the scheduler it belongs to, which guards `id`, `generation` and `phase`.
+  var guarded: Locked<VirtualTimeQueue> { get }
+  /// The tick it is due at.
+  var time: Int { get }
+  /// Its place among the items due at the same tick; set when it is queued.
+  var id: Int { get set }
+  /// Incremented each time the item is retired, so that old tokens do nothing.
+  var generation: Int { get set }
+  /// Where it is in its life.
+  var phase: VirtualScheduledPhase { get set }
+  /// Runs the action and lets go of it and its state. Called on the thread driving the clock,
+  /// without the lock, once the item is taken from the queue: nothing else touches the action or
+  /// the state then.
+  func runOnce() -> any Disposable
+  /// Lets go of the action and the state of an item retired before it ran; called without the
+  /// lock by whoever retired it.
+  func releaseAction()
+}
+
+/// The disposable of one scheduled action: its item, and the generation the action was scheduled
+/// in (the item may since have been reused for another action, which this token must not touch).
+struct VirtualScheduledToken: Disposable {
+  let item: any VirtualScheduledItem
+  let generation: Int
+
+  /// Before the action runs: takes it out of the queue. While it runs: what it returns is
+  /// disposed as soon as it returns. After: disposes what it returned.
+  func dispose() {
+    let guarded = item.guarded
+    let (cancelled, result) = guarded.withLock {
+      s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
+      guard item.generation == generation else { return (nil, nil) }
+      switch item.phase {
+      case .pending:
+        let entry = s.remove(item)
+        s.retire(item)
+        return (entry, nil)
+      case .running:
+        item.phase = .disposedWhileRunning
+        return (nil, nil)
+      case .ran(let result):
+        s.retire(item)
+        _ = s.recycle(item)
+        return (nil, result)
+      case .disposedWhileRunning, .retired:
+        return (nil, nil)
+      }
+    }
+    result?.dispose()
+    guard cancelled != nil else { return }
+    // Retired while pending: this thread owns the item until it is recycled.
+    item.releaseAction()
+    let dropped = guarded.withLock { $0.recycle(item) }
+    withExtendedLifetime((cancelled, dropped)) {}
+  }
+}
+
+/// A scheduled action and its state, reused for later actions with the same state type once it
+/// finished.
+///
+/// `@unchecked Sendable`: `id`, `generation` and `phase` are only touched under the scheduler's
+/// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
+/// spare or new, and read or cleared by the one thread that owns the item after taking it from
+/// the queue or cancelling it (see ``VirtualScheduledItem``).
+final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @unchecked Sendable {
+  let guarded: Locked<VirtualTimeQueue>
+  // `@exclusivity(unchecked)`: each is guarded by the scheduler's lock or owned by one thread (see
+  // above), so the dynamic exclusivity checks, a few hundred instructions per action, buy nothing.
+  @exclusivity(unchecked) private(set) var time = 0
+  @exclusivity(unchecked) var id = 0
+  @exclusivity(unchecked) var generation = 0
+  @exclusivity(unchecked) var phase = VirtualScheduledPhase.retired
+  @exclusivity(unchecked) private var state: StateType?
+  @exclusivity(unchecked) private var action: (@Sendable (StateType) -> any Disposable)?
+
+  init(guarded: Locked<VirtualTimeQueue>) {
+    self.guarded = guarded
+  }
+
+  /// Arms a new or spare item; called under the lock.
+  func prepare(
+    time: Int, state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
+  ) {
+    self.time = time
+    self.state = state
+    self.action = action
+    phase = .pending
+  }
+
+  func runOnce() -> any Disposable {
+    guard let action, let state else {
+      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
+    }
+    releaseAction()
+    return action(state)
+  }
+
+  func releaseAction() {
+    state = nil
+    action = nil
   }
 }
 

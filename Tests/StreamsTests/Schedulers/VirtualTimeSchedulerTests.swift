@@ -95,4 +95,94 @@ struct VirtualTimeSchedulerTests {
     scheduler.start()
     #expect(log.withLock { $0 } == [10, 20, 30])
   }
+
+  @Test("disposing a finished action's disposable later does not cancel an action scheduled since")
+  func staleDisposableAfterReuse() {
+    let scheduler = VirtualTimeScheduler()
+    let log = Protected<[Int]>([])
+    let first = scheduler.scheduleRelative(1, dueTime: .seconds(1)) { value in
+      log.withLock { $0.append(value) }
+      return Disposables.create()
+    }
+    scheduler.advanceTo(1)
+    // The finished action's queue item is reused for this one.
+    _ = scheduler.scheduleRelative(2, dueTime: .seconds(1)) { value in
+      log.withLock { $0.append(value) }
+      return Disposables.create()
+    }
+    first.dispose()
+    first.dispose()
+    scheduler.start()
+    #expect(log.withLock { $0 } == [1, 2])
+  }
+
+  @Test("disposing a cancelled action's disposable again does not cancel its reuse")
+  func staleDisposableAfterCancel() {
+    let scheduler = VirtualTimeScheduler()
+    let log = Protected<[Int]>([])
+    let first = scheduler.scheduleRelative(1, dueTime: .seconds(5)) { value in
+      log.withLock { $0.append(value) }
+      return Disposables.create()
+    }
+    first.dispose()
+    _ = scheduler.scheduleRelative(2, dueTime: .seconds(5)) { value in
+      log.withLock { $0.append(value) }
+      return Disposables.create()
+    }
+    first.dispose()
+    scheduler.start()
+    #expect(log.withLock { $0 } == [2])
+  }
+
+  @Test("what an action returns is disposed with its disposable, or at once if disposed meanwhile")
+  func resultDisposal() {
+    let scheduler = VirtualTimeScheduler()
+    let log = Protected<[String]>([])
+    let later = scheduler.scheduleRelative("later", dueTime: .seconds(1)) { name in
+      Disposables.create { log.withLock { $0.append(name) } }
+    }
+    let during = SingleAssignmentDisposable()
+    during.setDisposable(
+      scheduler.scheduleRelative("during", dueTime: .seconds(2)) { name in
+        during.dispose()
+        log.withLock { $0.append("returning") }
+        return Disposables.create { log.withLock { $0.append(name) } }
+      })
+    scheduler.start()
+    #expect(log.withLock { $0 } == ["returning", "during"])
+    later.dispose()
+    later.dispose()
+    #expect(log.withLock { $0 } == ["returning", "during", "later"])
+  }
+
+  @Test(
+    "the state of a run or cancelled action is released at once, a pending one with the scheduler")
+  func stateRelease() {
+    final class Token: Sendable {}
+    weak var ran: Token?
+    weak var cancelled: Token?
+    weak var pending: Token?
+    var scheduler: VirtualTimeScheduler? = VirtualTimeScheduler()
+    var disposables: [any Disposable] = []
+    do {
+      let tokens = (Token(), Token(), Token())
+      (ran, cancelled, pending) = tokens
+      for (token, time) in [(tokens.0, 1), (tokens.1, 2), (tokens.2, 30)] {
+        disposables.append(
+          scheduler!.scheduleRelative(token, dueTime: .seconds(time)) { _ in
+            Disposables.create()
+          })
+      }
+    }
+    disposables[1].dispose()
+    scheduler?.advanceTo(10)
+    #expect(ran == nil)
+    #expect(cancelled == nil)
+    #expect(pending != nil)
+    // A pending action is released when both the scheduler and its disposable are gone (the
+    // queue does not keep itself alive).
+    scheduler = nil
+    disposables = []
+    #expect(pending == nil)
+  }
 }
