@@ -89,6 +89,20 @@ public class Observable<Element>: ObservableType {
     return disposable
   }
 
+  /// Subscribes from inside another observable's producer, synchronously.
+  ///
+  /// A producer only runs inside ``subscribeAny(_:)`` (or a subscription made from inside one),
+  /// so this thread's trampoline is already running and the lookup that `subscribeAny` makes is
+  /// skipped. Subscriptions made later (on an event, on a scheduler, after a delay) must use
+  /// ``subscribeAny(_:)``. Debug builds check the precondition.
+  @inlinable
+  final func subscribeNested(_ observer: AnyObserver<Element>) -> any Disposable {
+    assert(
+      Trampoline.current.isRunning,
+      "Streams internal error: subscribeNested called outside a producer")
+    return subscribeInTrampoline(observer)
+  }
+
   @inlinable
   final func subscribeInTrampoline(_ observer: AnyObserver<Element>) -> any Disposable {
     if Tracing.slot.loadWord() != 0 {

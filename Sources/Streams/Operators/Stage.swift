@@ -133,7 +133,7 @@ extension ObservableType {
     return Observable(kind: kind, upstreams: [source.traceID], file: file, line: line) {
       observer in
       let sink = StageSink(observer, step: step)
-      sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
+      sink.setUpstream(source.subscribeNested(AnyObserver(eventHandler: sink.on)))
       return sink
     }
   }

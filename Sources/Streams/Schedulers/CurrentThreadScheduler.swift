@@ -93,7 +93,7 @@ protocol TrampolineTask: AnyObject {
 @usableFromInline
 final class Trampoline {
   /// `true` while an action runs or the queue drains on this thread.
-  @exclusivity(unchecked) var isRunning = false
+  @exclusivity(unchecked) @usableFromInline var isRunning = false
   /// A ring buffer of queued tasks.
   @exclusivity(unchecked) private var buffer: ContiguousArray<(any TrampolineTask)?> =
     ContiguousArray(repeating: nil, count: 16)
