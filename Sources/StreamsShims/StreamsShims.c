@@ -1,2 +1,4 @@
-// The atomics are `static inline` in the header; a C target needs one translation unit.
+// The atomics are `static inline` in the header; this translation unit defines the one global.
 #include "StreamsShims.h"
+
+intptr_t streams_tracing_installed = 0;

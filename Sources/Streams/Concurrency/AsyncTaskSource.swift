@@ -40,7 +40,7 @@ enum AsyncTaskSource {
 }
 
 /// Cancels a task when disposed.
-struct TaskDisposable: Disposable {
+final class TaskDisposable: Disposable {
   let task: Task<Void, Never>
 
   init(_ task: Task<Void, Never>) {

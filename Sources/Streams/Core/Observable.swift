@@ -105,7 +105,7 @@ public class Observable<Element>: ObservableType {
 
   @inlinable
   final func subscribeInTrampoline(_ observer: AnyObserver<Element>) -> any Disposable {
-    if Tracing.slot.loadWord() != 0 {
+    if Tracing.isInstalled {
       return subscribeTraced(observer)
     }
     return produce(observer)

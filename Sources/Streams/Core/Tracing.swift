@@ -1,3 +1,5 @@
+import StreamsShims
+
 /// The one hook point through which a tracer sees the graph of subscriptions.
 ///
 /// Streams calls the installed tracer once per subscription to every node (operator, subject,
@@ -57,7 +59,7 @@ public enum Tracing {
   public static func install(_ tracer: (any StreamsTracer)?) {
     let previous = slot.withLock { current -> (any StreamsTracer)? in
       defer { current = tracer }
-      slot.storeWord(tracer == nil ? 0 : 1)
+      streams_tracing_installed_store(tracer == nil ? 0 : 1)
       return current
     }
     // Release the previous tracer outside the lock: its deinit is user code.
@@ -66,9 +68,13 @@ public enum Tracing {
 
   /// The installed tracer, if any.
   public static var current: (any StreamsTracer)? {
-    guard slot.loadWord() != 0 else { return nil }
+    guard isInstalled else { return nil }
     return slot.withLock { $0 }
   }
+
+  /// Whether a tracer is installed: one atomic load.
+  @inlinable
+  static var isInstalled: Bool { streams_tracing_installed_load() != 0 }
 
   @inlinable
   static func nextID() -> UInt64 { UInt64(ids.increment()) }

@@ -45,7 +45,7 @@ public enum Disposables {
 
 /// The disposable that does nothing.
 @usableFromInline
-struct NopDisposable: Disposable {
+final class NopDisposable: Disposable {
   @usableFromInline static let instance: any Disposable = NopDisposable()
 
   @inlinable

@@ -114,7 +114,7 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
         ?? VirtualScheduledAction<StateType>(guarded: self.state)
       item.prepare(time: time, state: state, action: action)
       s.insert(item)
-      return VirtualScheduledToken(item: item, generation: item.generation)
+      return item
     }
   }
 
@@ -209,15 +209,25 @@ struct VirtualTimeQueue {
     self.clock = clock
   }
 
-  /// A spare item of type `Item`, if there is one.
+  /// A spare item of type `Item` that nothing else references, if there is one.
+  ///
+  /// An item is its own disposable, so a spare may still be held by whoever scheduled it; such an
+  /// item is not reused (its holder may still dispose it, which must stay a no-op). Nobody can
+  /// take a new reference to an item only the spares hold, so the check cannot go stale.
   mutating func takeSpare<Item: VirtualScheduledItem>(_ type: Item.Type) -> Item? {
-    guard let index = spares.lastIndex(where: { Swift.type(of: $0) == type }) else { return nil }
-    return unsafeDowncast(spares.remove(at: index), to: Item.self)
+    var index = spares.count
+    while index > 0 {
+      index -= 1
+      guard Swift.type(of: spares[index]) == type else { continue }
+      var candidate = unsafeDowncast(spares.remove(at: index), to: Item.self)
+      if isKnownUniquelyReferenced(&candidate) { return candidate }
+      spares.insert(candidate, at: index)
+    }
+    return nil
   }
 
-  /// Makes the tokens of `item` stale: disposing them does nothing from now on.
+  /// Ends the life of `item` for its scheduler: disposing it does nothing from now on.
   mutating func retire(_ item: any VirtualScheduledItem) {
-    item.generation &+= 1
     item.phase = .retired
   }
 
@@ -309,19 +319,19 @@ enum VirtualScheduledPhase {
   case retired
 }
 
-/// One item of a ``VirtualTimeScheduler``'s queue, whatever the type of its state.
+/// One item of a ``VirtualTimeScheduler``'s queue, whatever the type of its state. It is also the
+/// disposable handed out for its action.
 ///
-/// An item is reused after it finished, so the disposable handed out is a
-/// ``VirtualScheduledToken``: the item and the generation it was scheduled in.
-protocol VirtualScheduledItem: AnyObject, Sendable {
-  /// The lock of the scheduler it belongs to, which guards `id`, `generation` and `phase`.
+/// An item is reused after it finished, but only once nothing outside the scheduler references it
+/// (``VirtualTimeQueue/takeSpare(_:)``): a disposable that was handed out never starts to stand
+/// for another action.
+protocol VirtualScheduledItem: Disposable {
+  /// The lock of the scheduler it belongs to, which guards `id` and `phase`.
   var guarded: Locked<VirtualTimeQueue> { get }
   /// The tick it is due at.
   var time: Int { get }
   /// Its place among the items due at the same tick; set when it is queued.
   var id: Int { get set }
-  /// Incremented each time the item is retired, so that old tokens do nothing.
-  var generation: Int { get set }
   /// Where it is in its life.
   var phase: VirtualScheduledPhase { get set }
   /// Runs the action and lets go of it and its state. Called on the thread driving the clock,
@@ -333,30 +343,24 @@ protocol VirtualScheduledItem: AnyObject, Sendable {
   func releaseAction()
 }
 
-/// The disposable of one scheduled action: its item, and the generation the action was scheduled
-/// in (the item may since have been reused for another action, which this token must not touch).
-struct VirtualScheduledToken: Disposable {
-  let item: any VirtualScheduledItem
-  let generation: Int
-
+extension VirtualScheduledItem {
   /// Before the action runs: takes it out of the queue. While it runs: what it returns is
   /// disposed as soon as it returns. After: disposes what it returned.
   func dispose() {
-    let guarded = item.guarded
+    let guarded = self.guarded
     let (cancelled, result) = guarded.withLock {
       s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
-      guard item.generation == generation else { return (nil, nil) }
-      switch item.phase {
+      switch phase {
       case .pending:
-        let entry = s.remove(item)
-        s.retire(item)
+        let entry = s.remove(self)
+        s.retire(self)
         return (entry, nil)
       case .running:
-        item.phase = .disposedWhileRunning
+        phase = .disposedWhileRunning
         return (nil, nil)
       case .ran(let result):
-        s.retire(item)
-        _ = s.recycle(item)
+        s.retire(self)
+        _ = s.recycle(self)
         return (nil, result)
       case .disposedWhileRunning, .retired:
         return (nil, nil)
@@ -365,8 +369,8 @@ struct VirtualScheduledToken: Disposable {
     result?.dispose()
     guard cancelled != nil else { return }
     // Retired while pending: this thread owns the item until it is recycled.
-    item.releaseAction()
-    let dropped = guarded.withLock { $0.recycle(item) }
+    releaseAction()
+    let dropped = guarded.withLock { $0.recycle(self) }
     withExtendedLifetime((cancelled, dropped)) {}
   }
 }
@@ -374,7 +378,7 @@ struct VirtualScheduledToken: Disposable {
 /// A scheduled action and its state, reused for later actions with the same state type once it
 /// finished.
 ///
-/// `@unchecked Sendable`: `id`, `generation` and `phase` are only touched under the scheduler's
+/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's
 /// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
 /// spare or new, and read or cleared by the one thread that owns the item after taking it from
 /// the queue or cancelling it (see ``VirtualScheduledItem``).
@@ -384,7 +388,6 @@ final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @
   // above), so the dynamic exclusivity checks, a few hundred instructions per action, buy nothing.
   @exclusivity(unchecked) private(set) var time = 0
   @exclusivity(unchecked) var id = 0
-  @exclusivity(unchecked) var generation = 0
   @exclusivity(unchecked) var phase = VirtualScheduledPhase.retired
   @exclusivity(unchecked) private var state: StateType?
   @exclusivity(unchecked) private var action: (@Sendable (StateType) -> any Disposable)?

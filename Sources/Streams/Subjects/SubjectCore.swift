@@ -517,55 +517,38 @@ final class SubjectCore<Element>: @unchecked Sendable {
 /// thread (a delivery already running on another thread may still finish, as in RxSwift).
 /// Disposing twice is harmless: the removal runs once.
 ///
-/// `@unchecked Sendable`: the header (the removal closure) is immutable and `Sendable`; the flag word
-/// is only touched through its atomic operations.
+/// `@unchecked Sendable`: `flag` is only accessed atomically after `init`; `owner` is a weak
+/// reference (loaded atomically by the runtime); `key` and `remove` are immutable.
 @usableFromInline
-struct SubjectSubscription: Disposable, @unchecked Sendable {
-  /// What disposal needs: the subject (weakly: the subject's observer list stores this
-  /// subscription), the observer's key, and a non-capturing function made in specialized code that
-  /// removes the key from that subject.
-  @usableFromInline
-  struct Header {
-    @usableFromInline weak var owner: AnyObject?
-    @usableFromInline let key: Int
-    @usableFromInline let remove: @Sendable (AnyObject, Int) -> Void
-
-    @inlinable
-    init(owner: AnyObject, key: Int, remove: @escaping @Sendable (AnyObject, Int) -> Void) {
-      self.owner = owner
-      self.key = key
-      self.remove = remove
-    }
-  }
-
-  /// One allocation: the header, and the disposed flag as the one tail word.
-  @usableFromInline
-  final class Storage: ManagedBuffer<Header, Int> {}
-
-  @usableFromInline let storage: Storage
+final class SubjectSubscription: Disposable, @unchecked Sendable {
+  /// 0 until disposed, then 1. Must stay the first stored property (see ``GuardedSink``).
+  @usableFromInline var flag: Int
+  /// The subject, weakly: the subject's observer list stores this subscription.
+  @usableFromInline weak let owner: AnyObject?
+  @usableFromInline let key: Int
+  /// A non-capturing function made in specialized code that removes `key` from `owner`.
+  @usableFromInline let remove: @Sendable (AnyObject, Int) -> Void
 
   @inlinable
   init(owner: AnyObject, key: Int, remove: @escaping @Sendable (AnyObject, Int) -> Void) {
-    let buffer = Storage.create(minimumCapacity: 1) { _ in
-      Header(owner: owner, key: key, remove: remove)
-    }
-    storage = unsafeDowncast(buffer, to: Storage.self)
-    storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    self.flag = 0
+    self.owner = owner
+    self.key = key
+    self.remove = remove
+  }
+
+  @inlinable
+  var flagAddress: UnsafeMutablePointer<Int> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
   }
 
   /// `true` until disposed.
   @inlinable
-  var isActive: Bool {
-    storage.withUnsafeMutablePointerToElements { streams_atomic_load($0) == 0 }
-  }
+  var isActive: Bool { streams_atomic_load(flagAddress) == 0 }
 
   @inlinable
   func dispose() {
-    let first = storage.withUnsafeMutablePointerToElements { streams_atomic_exchange($0, 1) == 0 }
-    guard first else { return }
-    // Through the pointer: copying the header would copy (and destroy) the weak reference.
-    storage.withUnsafeMutablePointerToHeader { header in
-      if let owner = header.pointee.owner { header.pointee.remove(owner, header.pointee.key) }
-    }
+    guard streams_atomic_exchange(flagAddress, 1) == 0 else { return }
+    if let owner { remove(owner, key) }
   }
 }

@@ -46,6 +46,19 @@ static inline __attribute__((always_inline)) bool streams_atomic_compare_exchang
                                      __ATOMIC_SEQ_CST);
 }
 
+// Whether a tracer is installed (`Tracing.install`): 0 or 1. A C global rather than a Swift
+// static, so that the check every subscription makes is one load, with no lazy-initialization
+// call in front of it.
+extern intptr_t streams_tracing_installed;
+
+static inline __attribute__((always_inline)) intptr_t streams_tracing_installed_load(void) {
+  return __atomic_load_n(&streams_tracing_installed, __ATOMIC_SEQ_CST);
+}
+
+static inline __attribute__((always_inline)) void streams_tracing_installed_store(intptr_t value) {
+  __atomic_store_n(&streams_tracing_installed, value, __ATOMIC_SEQ_CST);
+}
+
 #pragma clang assume_nonnull end
 
 #endif

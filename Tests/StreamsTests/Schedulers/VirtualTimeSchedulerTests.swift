@@ -105,7 +105,8 @@ struct VirtualTimeSchedulerTests {
       return Disposables.create()
     }
     scheduler.advanceTo(1)
-    // The finished action's queue item is reused for this one.
+    // The finished action's queue item is spare now, but `first` still holds it: it must not be
+    // reused for this action.
     _ = scheduler.scheduleRelative(2, dueTime: .seconds(1)) { value in
       log.withLock { $0.append(value) }
       return Disposables.create()

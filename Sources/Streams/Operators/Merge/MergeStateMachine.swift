@@ -322,7 +322,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
         drain(withState { $0.outbox.send(.error(error)) })
         return
       }
-      if let just = inner as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
+      if let just = inner as? JustObservable<Element>, !Tracing.isInstalled {
         justArrived(just)
         return
       }
@@ -369,7 +369,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   func startLoop() {
     while let next = withState({ $0.nextToStart() }) {
       let id = next.id
-      if let just = next.source as? JustObservable<Element>, Tracing.slot.loadWord() == 0 {
+      if let just = next.source as? JustObservable<Element>, !Tracing.isInstalled {
         // What subscribing does, without the inner observer: the inner slot of `id` is removed
         // by the completion, so there is no subscription to store.
         let trampoline = Trampoline.enterIfIdle()
