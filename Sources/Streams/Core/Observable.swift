@@ -64,7 +64,7 @@ public class Observable<Element>: ObservableType {
 
   /// Returns `self`.
   @inlinable
-  public func asObservable() -> Observable<Element> { self }
+  public final func asObservable() -> Observable<Element> { self }
 
   /// Subscribes `observer`; the returned disposable ends the subscription.
   @inlinable
@@ -81,11 +81,12 @@ public class Observable<Element>: ObservableType {
   /// early can dispose them.
   @inlinable
   final func subscribeAny(_ observer: AnyObserver<Element>) -> any Disposable {
-    guard let trampoline = Trampoline.enterIfIdle() else {
+    let trampoline = Trampoline.currentUnretained
+    guard Trampoline.enterIfIdleUnretained(trampoline) else {
       return subscribeInTrampoline(observer)
     }
     let disposable = subscribeInTrampoline(observer)
-    trampoline.drainAndStop()
+    Trampoline.drainAndStop(trampoline)
     return disposable
   }
 

@@ -107,13 +107,17 @@ final class Trampoline {
 
   /// The calling thread's trampoline.
   @usableFromInline
-  static var current: Trampoline {
+  static var current: Trampoline { currentUnretained.takeUnretainedValue() }
+
+  /// The calling thread's trampoline without a retain: the thread's key holds it until the
+  /// thread exits, so it outlives anything the thread does with it.
+  @usableFromInline
+  static var currentUnretained: Unmanaged<Trampoline> {
     if let raw = pthread_getspecific(trampolineKey) {
-      return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
+      return Unmanaged<Trampoline>.fromOpaque(raw)
     }
-    let trampoline = Trampoline()
-    let result = pthread_setspecific(
-      trampolineKey, Unmanaged.passRetained(trampoline).toOpaque())
+    let trampoline = Unmanaged.passRetained(Trampoline())
+    let result = pthread_setspecific(trampolineKey, trampoline.toOpaque())
     precondition(result == 0, "Streams: pthread_setspecific failed with \(result)")
     return trampoline
   }
@@ -172,6 +176,23 @@ final class Trampoline {
     if trampoline.isRunning { return nil }
     trampoline.isRunning = true
     return trampoline
+  }
+
+  /// ``enterIfIdle()`` without retaining the trampoline: `true` when the caller now owns it and
+  /// must call ``drainAndStop(_:)``.
+  @inlinable
+  static func enterIfIdleUnretained(_ trampoline: Unmanaged<Trampoline>) -> Bool {
+    trampoline._withUnsafeGuaranteedRef { trampoline in
+      if trampoline.isRunning { return false }
+      trampoline.isRunning = true
+      return true
+    }
+  }
+
+  /// ``drainAndStop()`` on a trampoline held unretained.
+  @inlinable
+  static func drainAndStop(_ trampoline: Unmanaged<Trampoline>) {
+    trampoline._withUnsafeGuaranteedRef { $0.drainAndStop() }
   }
 }
 

@@ -28,6 +28,10 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     super.init(kind: "AsyncSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
   }
 
+  /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
+  /// the core (see `SubjectSubscription`).
+  deinit { core.dispose() }
+
   /// `true` while at least one observer is subscribed.
   public var hasObservers: Bool { core.hasObservers }
 

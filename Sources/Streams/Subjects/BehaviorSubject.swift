@@ -30,6 +30,10 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     }
   }
 
+  /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
+  /// the core (see `SubjectSubscription`).
+  deinit { core.dispose() }
+
   /// The current value; throws the error the subject failed with, or `RxError.disposed`.
   public func value() throws -> Element { try core.latest() }
 

@@ -32,6 +32,10 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     super.init(kind: "PublishSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
   }
 
+  /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
+  /// the core (see `SubjectSubscription`).
+  deinit { core.dispose() }
+
   /// `true` while at least one observer is subscribed.
   public var hasObservers: Bool { core.hasObservers }
 

@@ -30,6 +30,10 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     super.init(kind: "ReplaySubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
   }
 
+  /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
+  /// the core (see `SubjectSubscription`).
+  deinit { core.dispose() }
+
   /// A subject replaying up to `bufferSize` elements. A negative size is a programming error.
   @inlinable
   public static func create(

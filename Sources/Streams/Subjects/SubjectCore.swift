@@ -399,7 +399,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
       } else {
         let key = state.nextKey
         state.nextKey += 1
-        // The subscription holds the subject weakly: it is stored with the observer.
+        // The subscription holds the core and is stored with the observer: a cycle that
+        // unsubscribing breaks, or the owner's deinit disposing the core.
         let registered = SubjectSubscription(owner: self, key: key) { owner, key in
           unsafeDowncast(owner, to: SubjectCore<Element>.self).unsubscribe(key)
         }
@@ -511,20 +512,27 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
 /// Removes one observer from a subject when disposed.
 ///
+/// It holds the subject's core strongly, and the core's observer list holds it: a cycle until the
+/// subscription is disposed, which the core's owner (a subject, a `share` connection) breaks when
+/// it is deinitialized by disposing the core (``SubjectCore/dispose()``), releasing the observers
+/// as a weak reference here would. A strong reference costs a retain and a release; a weak one
+/// cost four atomic operations on the subject's side table per subscription, an eighth of the time
+/// of subscribing and disposing a three-operator chain.
+///
 /// Not generic: the removal closure is created in the subscribing module's specialized code, so a
 /// call through `any Disposable` does not land in unspecialized generic code. Deliveries check
 /// ``isActive``, so that nothing reaches the observer once `dispose()` has begun on the delivering
 /// thread (a delivery already running on another thread may still finish, as in RxSwift).
 /// Disposing twice is harmless: the removal runs once.
 ///
-/// `@unchecked Sendable`: `flag` is only accessed atomically after `init`; `owner` is a weak
-/// reference (loaded atomically by the runtime); `key` and `remove` are immutable.
+/// `@unchecked Sendable`: `flag` is only accessed atomically after `init`; `owner`, `key` and
+/// `remove` are immutable.
 @usableFromInline
 final class SubjectSubscription: Disposable, @unchecked Sendable {
   /// 0 until disposed, then 1. Must stay the first stored property (see ``GuardedSink``).
   @usableFromInline var flag: Int
-  /// The subject, weakly: the subject's observer list stores this subscription.
-  @usableFromInline weak let owner: AnyObject?
+  /// The subject's core (see above for the cycle and who breaks it).
+  @usableFromInline let owner: AnyObject
   @usableFromInline let key: Int
   /// A non-capturing function made in specialized code that removes `key` from `owner`.
   @usableFromInline let remove: @Sendable (AnyObject, Int) -> Void
@@ -549,6 +557,6 @@ final class SubjectSubscription: Disposable, @unchecked Sendable {
   @inlinable
   func dispose() {
     guard streams_atomic_exchange(flagAddress, 1) == 0 else { return }
-    if let owner { remove(owner, key) }
+    remove(owner, key)
   }
 }

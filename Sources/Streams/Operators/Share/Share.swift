@@ -86,17 +86,25 @@ final class ShareConnection<Element>: @unchecked Sendable {
   @usableFromInline let id: Int
   @usableFromInline let core: SubjectCore<Element>
   @usableFromInline let subscription: SingleAssignmentDisposable
+  /// Whether `core` is this connection's own (`.whileConnected`) rather than the operator's.
+  @usableFromInline let ownsCore: Bool
 
   @inlinable
-  init(id: Int, core: SubjectCore<Element>) {
+  init(id: Int, core: SubjectCore<Element>, ownsCore: Bool) {
     self.id = id
     self.core = core
     self.subscription = SingleAssignmentDisposable()
+    self.ownsCore = ownsCore
     Resources.track(self)
   }
 
+  /// Disposes its own core, releasing subscribers nobody can dispose any more (their disposables
+  /// hold this connection; see `SubjectSubscription`).
   @inlinable
-  deinit { Resources.untrack(self) }
+  deinit {
+    if ownsCore { core.dispose() }
+    Resources.untrack(self)
+  }
 }
 
 /// The shared state of one `share(replay:scope:)` operator.
@@ -133,6 +141,11 @@ final class SharedSource<Element>: @unchecked Sendable {
     }
   }
 
+  /// Disposes the `.forever` core, releasing subscribers nobody can dispose any more (their
+  /// disposables hold this object; see `SubjectSubscription`).
+  @inlinable
+  deinit { sharedCore?.dispose() }
+
   @inlinable
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
     let sharedCore = sharedCore
@@ -140,7 +153,8 @@ final class SharedSource<Element>: @unchecked Sendable {
     let state = state
     let action = state.withLock { machine in
       let action = machine.subscribe { id in
-        Connection(id: id, core: sharedCore ?? SubjectCore(policy: policy, name: "share"))
+        if let sharedCore { return Connection(id: id, core: sharedCore, ownsCore: false) }
+        return Connection(id: id, core: SubjectCore(policy: policy, name: "share"), ownsCore: true)
       }
       if case .connect(let connection) = action { state.storeWord(connection.id) }
       return action
