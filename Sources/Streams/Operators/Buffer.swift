@@ -31,7 +31,7 @@ extension ObservableType where Element: Sendable {
         observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
       sink.output.setUpstream(
         Disposables.create(
-          source.subscribeAny(AnyObserver(eventHandler: sink.on)),
+          source.subscribeNested(AnyObserver(eventHandler: sink.on)),
           Disposables.create(with: { sink.stopTimers() })))
       sink.startTimer(window: 0)
       return sink.output

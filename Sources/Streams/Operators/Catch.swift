@@ -34,7 +34,7 @@ extension ObservableType {
       let first = SingleAssignmentDisposable()
       current.disposable = first
       first.setDisposable(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next, .completed:
@@ -82,7 +82,7 @@ extension ObservableType {
       observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next, .completed:

@@ -27,7 +27,7 @@ extension ObservableType where Element: Sendable {
       observer in
       let sink = DebounceSink(observer, dueTime: dueTime, scheduler: scheduler)
       sink.output.setUpstream(
-        Disposables.create(source.subscribeAny(AnyObserver(eventHandler: sink.on)), sink.timer))
+        Disposables.create(source.subscribeNested(AnyObserver(eventHandler: sink.on)), sink.timer))
       return sink.output
     }
   }

@@ -27,7 +27,7 @@ extension ObservableType where Element: Sendable {
       let sink = DelaySink(observer, dueTime: dueTime, scheduler: scheduler)
       sink.output.setUpstream(Disposables.create(sink.sourceSubscription, sink.timer))
       sink.sourceSubscription.setDisposable(
-        source.subscribeAny(AnyObserver(eventHandler: sink.on)))
+        source.subscribeNested(AnyObserver(eventHandler: sink.on)))
       return sink.output
     }
   }

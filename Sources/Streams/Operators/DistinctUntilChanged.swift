@@ -135,7 +135,7 @@ extension ObservableType {
       var currentKey: Key?
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

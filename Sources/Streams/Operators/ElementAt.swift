@@ -22,7 +22,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var remaining = index
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next:

@@ -20,7 +20,7 @@ extension ObservableType {
       var overflowed = false
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

@@ -21,7 +21,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var isEmpty = true
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next:
@@ -65,7 +65,7 @@ extension ObservableType {
       group.insert(fallback)
       var isEmpty = true
       group.insert(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next:

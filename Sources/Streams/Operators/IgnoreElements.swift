@@ -16,7 +16,7 @@ extension ObservableType {
       observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next: return

@@ -39,7 +39,7 @@ extension ObservableType {
       observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             sink.on(.next(event))
             if event.isStopEvent { sink.on(.completed) }
@@ -74,7 +74,7 @@ extension ObservableType where Element: EventConvertible {
     ) { observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element): sink.on(element.event)

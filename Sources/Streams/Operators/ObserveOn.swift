@@ -25,7 +25,7 @@ extension ObservableType where Element: Sendable {
       let sink = ObserveOnSink(observer, scheduler: scheduler)
       sink.output.setUpstream(
         Disposables.create(
-          source.subscribeAny(AnyObserver(eventHandler: sink.on)), sink.scheduled))
+          source.subscribeNested(AnyObserver(eventHandler: sink.on)), sink.scheduled))
       return sink.output
     }
   }

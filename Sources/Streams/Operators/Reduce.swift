@@ -31,7 +31,7 @@ extension ObservableType {
       let accumulated = ReduceAccumulator(seed)
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

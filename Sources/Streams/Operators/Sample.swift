@@ -37,9 +37,9 @@ extension ObservableType {
         observer, defaultValue: defaultValue, sourceSubscription: sourceSubscription)
       sink.output.setUpstream(Disposables.create(sourceSubscription, samplerSubscription))
       sourceSubscription.setDisposable(
-        source.subscribeAny(AnyObserver(eventHandler: sink.onSource)))
+        source.subscribeNested(AnyObserver(eventHandler: sink.onSource)))
       samplerSubscription.setDisposable(
-        ticks.subscribeAny(AnyObserver { event in sink.onSampler(failure: event.error) })
+        ticks.subscribeNested(AnyObserver { event in sink.onSampler(failure: event.error) })
       )
       return sink.output
     }

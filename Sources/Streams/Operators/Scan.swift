@@ -29,7 +29,7 @@ extension ObservableType {
       var state = seed
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

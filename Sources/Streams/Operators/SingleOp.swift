@@ -45,7 +45,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var seen = false
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

@@ -21,7 +21,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var remaining = count
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             if case .next = event, remaining > 0 {
               remaining -= 1
@@ -55,7 +55,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var skipping = true
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             if case .next(let element) = event, skipping {
               guard sink.isActive else { return }
@@ -108,7 +108,7 @@ extension ObservableType {
       let group = CompositeDisposable()
       sink.setUpstream(group)
       group.insert(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next:
@@ -122,7 +122,7 @@ extension ObservableType {
       let otherSubscription = SingleAssignmentDisposable()
       group.insert(otherSubscription)
       otherSubscription.setDisposable(
-        trigger.subscribeAny(
+        trigger.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next:

@@ -30,7 +30,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var remaining = count
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next:
@@ -103,7 +103,7 @@ extension ObservableType {
       observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):
@@ -165,7 +165,7 @@ extension ObservableType {
       let otherSubscription = SingleAssignmentDisposable()
       group.insert(otherSubscription)
       otherSubscription.setDisposable(
-        trigger.subscribeAny(
+        trigger.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next: gate.terminate(.completed)
@@ -174,7 +174,7 @@ extension ObservableType {
             }
           }))
       group.insert(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next: gate.forward(event)

@@ -21,7 +21,7 @@ extension ObservableType {
       let sink = GuardedSink(observer)
       var buffer = LastElements<Element>(capacity: count)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

@@ -31,7 +31,7 @@ extension ObservableType where Element: Sendable {
       observer in
       let sink = ThrottleSink(observer, dueTime: dueTime, latest: latest, scheduler: scheduler)
       sink.output.setUpstream(
-        Disposables.create(source.subscribeAny(AnyObserver(eventHandler: sink.on)), sink.timer))
+        Disposables.create(source.subscribeNested(AnyObserver(eventHandler: sink.on)), sink.timer))
       return sink.output
     }
   }

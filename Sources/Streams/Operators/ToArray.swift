@@ -19,7 +19,7 @@ extension ObservableType {
       var elements: [Element] = []
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):

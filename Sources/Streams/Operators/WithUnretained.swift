@@ -30,7 +30,7 @@ extension ObservableType {
     ) { [weak object] observer in
       let sink = GuardedSink(observer)
       sink.setUpstream(
-        source.subscribeAny(
+        source.subscribeNested(
           AnyObserver { [weak object] event in
             switch event {
             case .next(let element):

@@ -136,7 +136,7 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
     _ index: Int, to source: Observable<Element>,
     write: @escaping (inout Storage, Element) -> Void
   ) {
-    let subscription = source.subscribeAny(
+    let subscription = source.subscribeNested(
       AnyObserver { [self] event in
         switch event {
         case .next(let element):

@@ -285,7 +285,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     selector: @escaping (Source) throws -> Observable<Element>
   ) -> any Disposable {
     let sink = MergeSink(downstream: observer, limit: limit, selector: selector)
-    let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
+    let subscription = source.subscribeNested(AnyObserver { event in sink.outerOn(event) })
     sink.withState { $0.outerSubscribed(subscription) }?.dispose()
     return sink
   }

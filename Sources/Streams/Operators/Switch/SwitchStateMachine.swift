@@ -154,7 +154,7 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
     selector: @escaping (Source) throws -> Observable<Element>
   ) -> any Disposable {
     let sink = SwitchSink(downstream: observer, selector: selector)
-    let subscription = source.subscribeAny(AnyObserver { event in sink.outerOn(event) })
+    let subscription = source.subscribeNested(AnyObserver { event in sink.outerOn(event) })
     sink.withState { $0.outerSubscribed(subscription) }?.dispose()
     return sink
   }

@@ -75,9 +75,9 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
     resultSelector: @escaping (First, Second) throws -> Result
   ) -> any Disposable {
     let sink = WithLatestFromSink(downstream: observer, resultSelector: resultSelector)
-    let secondSubscription = second.subscribeAny(AnyObserver { event in sink.secondOn(event) })
+    let secondSubscription = second.subscribeNested(AnyObserver { event in sink.secondOn(event) })
     sink.state.withLock { $0.secondSubscribed(secondSubscription) }?.dispose()
-    let firstSubscription = first.subscribeAny(AnyObserver { event in sink.firstOn(event) })
+    let firstSubscription = first.subscribeNested(AnyObserver { event in sink.firstOn(event) })
     sink.state.withLock { $0.firstSubscribed(firstSubscription) }?.dispose()
     return sink
   }
