@@ -224,8 +224,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// Holding the claim: delivers `event` to ``deliveryObservers``. An observer is checked for
-  /// disposal only once the observer list changed after the copy was made (a subscription
-  /// disposed by an earlier observer of this event sets ``observersChangedBit`` before it returns).
+  /// disposal only once the observer list changed after the copy was made: `unsubscribe` marks the
+  /// copy stale (or replaces it) before it clears the subscription's flag, both under the lock, so
+  /// whenever the flag is set this check is made, and this path and the queued one
+  /// (``deliver(_:to:)``) stop delivering to an observer at the same element.
   @inlinable
   func deliverClaimed(_ event: Event<Element>) {
     let buffer = deliveryObservers
@@ -428,8 +430,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
       guard let index = state.observers.firstIndex(where: { $0.key == key }) else {
         return (nil, nil)
       }
-      let observer = state.observers.remove(at: index).observer
-      return (observer, replaceIdleDeliveryObserversUnderLock(with: state.observers))
+      let entry = state.observers.remove(at: index)
+      let old = replaceIdleDeliveryObserversUnderLock(with: state.observers)
+      // Last, after the delivery copy was replaced or marked stale: from here on both delivery
+      // paths skip the observer (queued deliveries check the flag; a claimed delivery checks it
+      // while the copy is stale, and a fresh copy no longer holds the observer). Setting it before
+      // taking the lock let a queued element skip the observer while a later one, delivered
+      // from a copy not yet marked stale, reached it: a gap.
+      entry.subscription.markDisposed()
+      return (entry.observer, old)
     }
     // Release the observer outside the lock: its deinit may run user code.
     if let old = removed.old { Self.free(old) }
@@ -521,12 +530,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
 ///
 /// Not generic: the removal closure is created in the subscribing module's specialized code, so a
 /// call through `any Disposable` does not land in unspecialized generic code. Deliveries check
-/// ``isActive``, so that nothing reaches the observer once `dispose()` has begun on the delivering
-/// thread (a delivery already running on another thread may still finish, as in RxSwift).
-/// Disposing twice is harmless: the removal runs once.
+/// ``isActive``, which the core clears under its lock as it removes the observer, so that nothing
+/// reaches the observer once `dispose()` has returned on any thread, or from an earlier observer of
+/// the same event (a delivery already running on another thread may still finish, as in RxSwift).
+/// Disposing twice is harmless: the second removal finds nothing.
 ///
-/// `@unchecked Sendable`: `flag` is only accessed atomically after `init`; `owner`, `key` and
-/// `remove` are immutable.
+/// `@unchecked Sendable`: `flag` is only accessed atomically after `init` (written under the
+/// core's lock); `owner`, `key` and `remove` are immutable.
 @usableFromInline
 final class SubjectSubscription: Disposable, @unchecked Sendable {
   /// 0 until disposed, then 1. Must stay the first stored property (see ``GuardedSink``).
@@ -554,9 +564,11 @@ final class SubjectSubscription: Disposable, @unchecked Sendable {
   @inlinable
   var isActive: Bool { streams_atomic_load(flagAddress) == 0 }
 
+  /// Called by the core under its lock, as it removes the observer (see `unsubscribe`).
   @inlinable
-  func dispose() {
-    guard streams_atomic_exchange(flagAddress, 1) == 0 else { return }
-    remove(owner, key)
-  }
+  func markDisposed() { streams_atomic_store(flagAddress, 1) }
+
+  /// Removes the observer. A second call finds nothing to remove.
+  @inlinable
+  func dispose() { remove(owner, key) }
 }
