@@ -86,6 +86,7 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
 
 /// A hot test observable: its events happen at absolute times whether or not anyone listens.
 final class HotObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
+  // `@unchecked Sendable`: no state of its own; the superclass's is behind `lockedState`.
   override init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
     super.init(scheduler: scheduler, recordedEvents: recordedEvents)
     for recorded in recordedEvents {
