@@ -46,15 +46,25 @@ public class Observable<Element>: ObservableType {
   @usableFromInline let traceUpstreams: [UInt64]
   @usableFromInline let traceFile: StaticString
   @usableFromInline let traceLine: UInt
+  /// `true` when the disposable a subscription returns lets go of the observer once the
+  /// subscription ends, by disposal or by a terminal event: a subject's subscription, `just`'s
+  /// empty disposable, and element-wise stages over such a source, which hand that same
+  /// disposable on. The public subscribe paths return it to the caller as it is; for any other
+  /// source they return a handle that lets go of the subscription when it ends (see
+  /// ``subscribeReleasing(_:)``), so that a disposable kept in a `DisposeBag` never keeps an
+  /// ended subscription's closures alive.
+  @usableFromInline let disposableReleasesObserver: Bool
 
   /// Creates a node of the graph. The producer is trusted to follow the event grammar (operators
   /// inside Streams); ``create(_:)`` is the public, guarded entry.
   @inlinable
   init(
     kind: StaticString, upstreams: [UInt64], file: StaticString = #fileID, line: UInt = #line,
+    disposableReleasesObserver: Bool = false,
     producer: @escaping (AnyObserver<Element>) -> any Disposable
   ) {
     self.producer = producer
+    self.disposableReleasesObserver = disposableReleasesObserver
     self.traceID = Tracing.nextID()
     self.traceKind = kind
     self.traceUpstreams = upstreams
@@ -67,10 +77,31 @@ public class Observable<Element>: ObservableType {
   public final func asObservable() -> Observable<Element> { self }
 
   /// Subscribes `observer`; the returned disposable ends the subscription.
+  ///
+  /// Once the subscription ends (by disposal, or by a terminal event) the returned disposable no
+  /// longer holds `observer`, so keeping it (in a `DisposeBag`) does not keep `observer` alive.
   @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element {
-    subscribeAny(AnyObserver(observer))
+    subscribeReleasing(AnyObserver(observer))
+  }
+
+  /// The public subscribe path for an observer: returns a disposable that lets go of everything
+  /// the subscription holds once it ends.
+  ///
+  /// When this node's own disposable already does that (``disposableReleasesObserver``) it is
+  /// returned as it is. Otherwise the outermost sink would be returned, and a sink holds its
+  /// downstream for as long as it lives; so the observer is wrapped in a sink that, when the
+  /// subscription ends, makes the returned handle (a ``SingleAssignmentDisposable``) let go of
+  /// it, and with it of the whole chain, whose upstreams release their sinks as they are disposed.
+  @inlinable
+  final func subscribeReleasing(_ observer: AnyObserver<Element>) -> any Disposable {
+    if disposableReleasesObserver { return subscribeAny(observer) }
+    let handle = SingleAssignmentDisposable()
+    let sink = GuardedSink(observer, onDisposed: { handle.dispose() })
+    handle.setDisposable(sink)
+    sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
+    return handle
   }
 
   /// The one subscribe path every subscription takes, where the tracing hook is consulted.

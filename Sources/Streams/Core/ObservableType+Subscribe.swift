@@ -11,6 +11,9 @@ extension ObservableType {
   /// thread that delivers the event. After a terminal event or disposal no closure but
   /// `onDisposed` runs, and `onDisposed` runs once.
   ///
+  /// Once the subscription ends, by disposal or by a terminal event, the closures are released:
+  /// the returned disposable does not keep them (or what they capture) alive, as in RxSwift.
+  ///
   /// - Returns: A disposable that ends the subscription.
   @inlinable
   public func subscribe(
@@ -19,10 +22,22 @@ extension ObservableType {
     onCompleted: (() -> Void)? = nil,
     onDisposed: (() -> Void)? = nil
   ) -> any Disposable {
+    let source = asObservable()
+    if source.disposableReleasesObserver, onDisposed == nil {
+      // The source's disposable lets go of the sink when the subscription ends: return it.
+      let sink = ClosureSink<Element>(
+        onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: nil, owner: nil)
+      return source.subscribeAny(AnyObserver(eventHandler: sink.on))
+    }
+    // The caller gets a handle that holds the sink only until the subscription ends (see
+    // `Observable.subscribeReleasing`).
+    let handle = SingleAssignmentDisposable()
     let sink = ClosureSink<Element>(
-      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
-    sink.setUpstream(asObservable().subscribeAny(AnyObserver(eventHandler: sink.on)))
-    return sink
+      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+      owner: handle)
+    handle.setDisposable(sink)
+    sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
+    return handle
   }
 
   /// Subscribes closures that receive `object` (held weakly) along with each event.
@@ -31,7 +46,8 @@ extension ObservableType {
   /// viewModel.title.subscribe(with: self, onNext: { owner, title in owner.title = title })
   /// ```
   ///
-  /// Once `object` is gone the closures are no longer called.
+  /// Once `object` is gone the closures are no longer called. Once the subscription ends the
+  /// closures are released.
   @inlinable
   public func subscribe<Object: AnyObject>(
     with object: Object,
@@ -53,9 +69,11 @@ extension ObservableType {
         guard let object else { return }
         onCompleted?(object)
       },
-      onDisposed: { [weak object] in
-        guard let object else { return }
-        onDisposed?(object)
+      onDisposed: onDisposed.map { onDisposed in
+        { [weak object] in
+          guard let object else { return }
+          onDisposed(object)
+        }
       })
   }
 
@@ -65,9 +83,11 @@ extension ObservableType {
   /// _ = Observable.just(1).subscribe { event in print(event) }
   /// // Prints "next(1)", "completed"
   /// ```
+  ///
+  /// Once the subscription ends, by disposal or by a terminal event, `on` is released.
   @inlinable
   public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
-    asObservable().subscribeAny(AnyObserver(eventHandler: on))
+    asObservable().subscribeReleasing(AnyObserver(eventHandler: on))
   }
 }
 
@@ -127,8 +147,13 @@ func bindingError(_ error: any Error, file: StaticString = #file, line: UInt = #
 /// and the ``SinkLifecycle`` in one object, which is also the observer's context (one allocation
 /// per subscription, where a ``GuardedSink`` over a closure observer would be two).
 ///
+/// The caller of `subscribe` holds either the source's own disposable, which lets go of this sink
+/// when the subscription ends, or ``owner``, a handle that holds this sink until it ends: this sink
+/// disposes the handle when it is disposed or terminates, and the handle lets go of it. Either way
+/// the closures live only as long as the subscription.
+///
 /// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
-/// `upstreamSlot` is handed over through it, the closures are immutable.
+/// `upstreamSlot` is handed over through it, the closures and `owner` are immutable.
 @usableFromInline
 final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
   /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
@@ -137,18 +162,21 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
   @usableFromInline let onError: ((any Error) -> Void)?
   @usableFromInline let onCompleted: (() -> Void)?
   @usableFromInline let onDisposed: (() -> Void)?
+  /// The handle the caller holds, when it is not the source's own disposable (see above).
+  @usableFromInline let owner: SingleAssignmentDisposable?
   @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
 
   @inlinable
   init(
     onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?, onCompleted: (() -> Void)?,
-    onDisposed: (() -> Void)?
+    onDisposed: (() -> Void)?, owner: SingleAssignmentDisposable?
   ) {
     self.flags = 0
     self.onNext = onNext
     self.onError = onError
     self.onCompleted = onCompleted
     self.onDisposed = onDisposed
+    self.owner = owner
     self.upstreamSlot = nil
     Resources.track(self)
   }
@@ -189,10 +217,14 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }
 
+  /// Ends the subscription: disposes the upstream, runs `onDisposed` once, and makes the
+  /// caller's handle let go of this sink.
   @inlinable
   func dispose() {
     let outcome = SinkLifecycle.dispose(flagsAddress)
     if outcome.ownsUpstream { upstreamSlot.take()?.dispose() }
-    if outcome.first, let onDisposed { onDisposed() }
+    guard outcome.first else { return }
+    if let onDisposed { onDisposed() }
+    owner?.dispose()
   }
 }

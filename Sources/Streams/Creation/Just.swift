@@ -79,7 +79,7 @@ final class JustObservable<Element>: Observable<Element> {
       observer.on(.completed)
     }
     super.init(
-      kind: "just", upstreams: [], file: file, line: line,
+      kind: "just", upstreams: [], file: file, line: line, disposableReleasesObserver: true,
       producer: { _ in
         preconditionFailure("Streams internal error: JustObservable subscribes through produce")
       })

@@ -7,69 +7,55 @@
 /// // Prints "disposed on set"
 /// ```
 ///
-/// Setting it twice is a programming error and stops the program with a message that says so.
-public final class SingleAssignmentDisposable: Cancelable {
-  @usableFromInline
-  enum State {
-    case empty
-    case set(any Disposable)
-    case disposedBeforeSet
-    case disposed
-  }
-
-  @usableFromInline let state: Locked<State>
+/// Disposing it disposes the underlying disposable and lets go of it; setting it after disposal
+/// disposes the argument at once and keeps nothing. Setting it twice is a programming error and
+/// stops the program with a message that says so.
+///
+/// It is also the handle that `subscribe(onNext:)`, `subscribe(_:)` and `bind(to:)` return when
+/// the subscription's own disposable could keep the observer alive: it holds the subscription
+/// until it ends (by `dispose()` or by a terminal event), then holds nothing, so that a handle kept
+/// in a `DisposeBag` does not keep the closures of an ended subscription alive.
+///
+/// One allocation and no lock: the same lifecycle word and slot hand-over as the sinks
+/// (`SinkLifecycle`).
+///
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `slot` is written by
+/// `setDisposable` before the set bit is published and afterwards touched by exactly one thread,
+/// the one that `SinkLifecycle` says owns it.
+public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
+  /// The lifecycle word; must stay the first stored property (see `GuardedSink`).
+  @usableFromInline var flags: Int
+  @exclusivity(unchecked) @usableFromInline var slot: (any Disposable)?
 
   /// An empty disposable; call ``setDisposable(_:)`` once.
   @inlinable
   public init() {
-    state = Locked(.empty)
+    flags = 0
+    slot = nil
+  }
+
+  @inlinable
+  var flagsAddress: UnsafeMutablePointer<Int> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
   }
 
   /// `true` once disposed.
-  public var isDisposed: Bool {
-    state.withLock {
-      switch $0 {
-      case .disposed, .disposedBeforeSet: return true
-      case .empty, .set: return false
-      }
-    }
-  }
+  public var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
 
   /// Sets the underlying disposable; if this was already disposed, disposes `disposable` at once.
   @inlinable
   public func setDisposable(_ disposable: any Disposable) {
-    let disposeNow = state.withLock { state -> Bool in
-      switch state {
-      case .empty:
-        state = .set(disposable)
-        return false
-      case .disposedBeforeSet:
-        state = .disposed
-        return true
-      case .set, .disposed:
-        preconditionFailure(
-          "SingleAssignmentDisposable.setDisposable called twice: a single-assignment disposable "
-            + "takes exactly one disposable")
-      }
-    }
-    if disposeNow { disposable.dispose() }
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "SingleAssignmentDisposable.setDisposable called twice: a single-assignment disposable "
+        + "takes exactly one disposable")
+    slot = disposable
+    if SinkLifecycle.publishUpstream(flagsAddress) { slot.take()?.dispose() }
   }
 
-  /// Disposes the underlying disposable, now or when it is set.
+  /// Disposes the underlying disposable, now or when it is set, and lets go of it.
   @inlinable
   public func dispose() {
-    let toDispose = state.withLock { state -> (any Disposable)? in
-      switch state {
-      case .empty:
-        state = .disposedBeforeSet
-        return nil
-      case .set(let disposable):
-        state = .disposed
-        return disposable
-      case .disposedBeforeSet, .disposed:
-        return nil
-      }
-    }
-    toDispose?.dispose()
+    if SinkLifecycle.dispose(flagsAddress).ownsUpstream { slot.take()?.dispose() }
   }
 }

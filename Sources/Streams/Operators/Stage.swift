@@ -50,6 +50,9 @@ struct CompactMapStep<Input, Output>: StageStep {
 /// upstream with. One allocation per stage and subscription, where a ``GuardedSink`` with a
 /// closure observer is two.
 ///
+/// The subscription's disposable is this sink, or, when the upstream's own disposable lets go of
+/// its observer when the subscription ends, that disposable (see ``ObservableType/stage(_:kind:file:line:)``).
+///
 /// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
 /// `upstreamSlot` is handed over through it, `downstream` and `step` are immutable.
 @usableFromInline
@@ -130,11 +133,22 @@ extension ObservableType {
     _ step: Step, kind: StaticString, file: StaticString, line: UInt
   ) -> Observable<Step.Output> where Step.Input == Element {
     let source = asObservable()
-    return Observable(kind: kind, upstreams: [source.traceID], file: file, line: line) {
-      observer in
+    let passesUpstreamOn = source.disposableReleasesObserver
+    return Observable(
+      kind: kind, upstreams: [source.traceID], file: file, line: line,
+      disposableReleasesObserver: passesUpstreamOn
+    ) { observer in
       let sink = StageSink(observer, step: step)
-      sink.setUpstream(source.subscribeNested(AnyObserver(eventHandler: sink.on)))
-      return sink
+      let upstream = source.subscribeNested(AnyObserver(eventHandler: sink.on))
+      guard passesUpstreamOn else {
+        sink.setUpstream(upstream)
+        return sink
+      }
+      // The upstream's disposable lets go of this sink when the subscription ends, and this
+      // sink has nothing of its own to do on disposal: hand that disposable on, so that the
+      // caller's disposable never holds this sink (and, through it, the downstream).
+      sink.setUpstream(copy upstream)
+      return upstream
     }
   }
 }

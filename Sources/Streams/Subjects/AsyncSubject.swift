@@ -25,7 +25,10 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   public init(file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .last, name: "AsyncSubject")
     self.core = core
-    super.init(kind: "AsyncSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+    super.init(
+      kind: "AsyncSubject", upstreams: [], file: file, line: line,
+      disposableReleasesObserver: true
+    ) { core.subscribe($0) }
   }
 
   /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold

@@ -25,7 +25,10 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .latest, name: "BehaviorSubject", initial: value)
     self.core = core
-    super.init(kind: "BehaviorSubject", upstreams: [], file: file, line: line) {
+    super.init(
+      kind: "BehaviorSubject", upstreams: [], file: file, line: line,
+      disposableReleasesObserver: true
+    ) {
       core.subscribe($0)
     }
   }

@@ -29,7 +29,10 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   public init(file: StaticString = #fileID, line: UInt = #line) {
     let core = SubjectCore<Element>(policy: .none, name: "PublishSubject")
     self.core = core
-    super.init(kind: "PublishSubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+    super.init(
+      kind: "PublishSubject", upstreams: [], file: file, line: line,
+      disposableReleasesObserver: true
+    ) { core.subscribe($0) }
   }
 
   /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold

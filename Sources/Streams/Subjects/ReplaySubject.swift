@@ -27,7 +27,10 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       "ReplaySubject.create(bufferSize:) needs a buffer size of 0 or more, got \(bufferSize)")
     let core = SubjectCore<Element>(policy: .buffer(bufferSize), name: "ReplaySubject")
     self.core = core
-    super.init(kind: "ReplaySubject", upstreams: [], file: file, line: line) { core.subscribe($0) }
+    super.init(
+      kind: "ReplaySubject", upstreams: [], file: file, line: line,
+      disposableReleasesObserver: true
+    ) { core.subscribe($0) }
   }
 
   /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold

@@ -71,7 +71,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> any Disposable {
-    primitiveSequence.source.subscribeAny(
+    primitiveSequence.source.subscribeReleasing(
       AnyObserver { event in
         switch event {
         case .error(let error): observer(.error(error))

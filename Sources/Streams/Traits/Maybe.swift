@@ -76,7 +76,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> any Disposable {
     let stopped = Locked(false)
-    return primitiveSequence.source.subscribeAny(
+    return primitiveSequence.source.subscribeReleasing(
       AnyObserver { event in
         let first = stopped.withLock { stopped -> Bool in
           defer { stopped = true }

@@ -74,7 +74,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> any Disposable {
     let stopped = Locked(false)
-    return primitiveSequence.source.subscribeAny(
+    return primitiveSequence.source.subscribeReleasing(
       AnyObserver { event in
         let first = stopped.withLock { stopped -> Bool in
           defer { stopped = true }
