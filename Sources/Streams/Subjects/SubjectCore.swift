@@ -15,76 +15,88 @@ enum ReplayPolicy {
 
 /// The one state machine behind every subject and relay.
 ///
-/// Delivery is serialized: while one thread delivers an event, an `on(_:)` from another thread,
-/// or from an observer re-entering the subject, is queued with the observers subscribed at that
-/// moment and delivered by the delivering thread once the current event has reached every
-/// observer. Observers therefore never see two events at once, and every observer sees the
-/// events in the order the subject accepted them. No lock is held while an observer runs.
+/// **Delivery is serialized by a claim.** The thread holding the delivery claim is the only one
+/// that calls observers, and the only one that reads or changes the observer table
+/// (``table``). While one thread delivers, an `on(_:)` from another thread, or from an observer
+/// re-entering the subject, is queued (``State/pending``) and delivered by the claiming thread once
+/// the current work is done. Observers therefore never see two events at once, every observer
+/// sees the events in the order the subject accepted them, and no lock is held while an observer
+/// runs.
 ///
-/// Who delivers is kept in the atomic word beside the lock (``deliveringBit``, ``pendingBit``), so
-/// that a delivery with nothing queued meanwhile ends with one compare-and-swap instead of a second
-/// lock round trip.
+/// **Subscribing and disposing are O(1).** A new subscriber is added to the table, and a disposed
+/// one removed from it, by whoever holds the claim: the subscribing or disposing thread itself when
+/// nobody delivers (it takes the claim for a moment), otherwise the delivering thread, to which
+/// the change is queued as work in the same first-in first-out order as the events. The table
+/// keeps the subscription order; a removal leaves a hole that later subscriptions do not reuse,
+/// and the table is compacted when holes outnumber observers (amortized O(1)). Nothing is copied
+/// per change and nothing is allocated per event.
 ///
-/// The thread holding the delivery claim also owns ``deliveryObservers``, a copy of the observer
-/// list that is current unless ``observersChangedBit`` is set. That makes the common `onNext` on a
-/// PublishSubject lock-free: one compare-and-swap from idle (word 0: nobody delivering, nothing
-/// queued, the copy current, the subject open) to delivering, the calls, and one compare-and-swap
-/// back. Any other word takes the lock. ``observersChangedBit`` and ``closedBit`` are set under the
-/// lock; the claim is taken by that compare-and-swap or under the lock, and released by the
-/// delivering thread alone, keeping the changed and closed bits.
+/// **Who delivers is kept in the atomic word** beside the lock: ``deliveringBit``, ``pendingBit``,
+/// ``removalsPendingBit``, ``closedBit``. The common `onNext` on a PublishSubject takes no lock:
+/// one compare-and-swap from idle (word 0) to delivering, the calls, one compare-and-swap back.
+/// Any other word takes the lock.
+///
+/// **A disposal takes effect at once**, also when it is queued: the subscription is marked
+/// disposed under the lock after ``removalsPendingBit`` is set, and while that bit is set the
+/// delivering thread checks each observer's subscription before calling it. So nothing reaches an
+/// observer once `dispose()` has returned (a call already running on another thread may finish),
+/// and the queued and the lock-free deliveries stop at the same element.
+///
+/// **Nothing is released under the lock**: an element replaced or evicted from the buffer, a
+/// removed observer, queued work dropped by `dispose()`, leave the critical section first, because
+/// their `deinit` is user code that may re-enter the subject.
 ///
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock, or in its atomic
-/// word, except ``deliveryObservers``, which only the thread holding the delivery claim touches
-/// (the claim passes between threads through the atomic word or the lock).
+/// word, except ``table``, which only the thread holding the delivery claim touches (the claim
+/// passes between threads through the atomic word or the lock).
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
-  /// The subscribed observers, each with the subscription that a delivery checks first, so that
-  /// an observer disposed while an event is on its way (by another observer of the same event, or
-  /// before a queued event is drained) does not receive it.
-  @usableFromInline typealias Observers = ContiguousArray<
-    (key: Int, observer: AnyObserver<Element>, subscription: SubjectSubscription)
-  >
-
   @usableFromInline
   enum Work {
-    case deliver(Event<Element>, Observers)
+    /// An event for the observers in the table at the time it is delivered.
+    case deliver(Event<Element>)
+    /// A new subscriber: the replayed events, then its entry in the table (unless it was disposed
+    /// meanwhile).
+    case add(AnyObserver<Element>, SubjectSubscription, replay: [Event<Element>])
+    /// Events for an observer that is not added: the subject had terminated or was disposed.
     case replay([Event<Element>], AnyObserver<Element>)
+    /// A disposed subscriber's entry leaves the table.
+    case remove(SubjectSubscription)
   }
 
   @usableFromInline
   struct State {
-    @usableFromInline var observers: Observers = []
-    @usableFromInline var nextKey = 0
-    @usableFromInline var buffer: [Element] = []
+    /// What is replayed (see ``ReplayPolicy``): at most one element but for a ReplaySubject.
+    @usableFromInline var buffer = SmallQueue<Element>()
     /// Bumped on every change of `buffer`, so that ``update(_:)`` can tell whether the element it
     /// transformed is still the latest.
     @usableFromInline var version = 0
     @usableFromInline var terminal: Event<Element>?
     @usableFromInline var isDisposed = false
-    @usableFromInline var pending: [Work] = []
+    @usableFromInline var pending = SmallQueue<Work>()
+    /// Subscriptions not yet disposed (for `hasObservers`), whether or not their entry is in the
+    /// table yet.
+    @usableFromInline var subscribers = 0
+    /// `.remove` work items in `pending`; ``removalsPendingBit`` is set while it is not zero.
+    @usableFromInline var pendingRemovals = 0
 
     @inlinable
     init() {}
   }
 
-  /// Set while a thread delivers.
+  /// Set while a thread delivers (holds the claim).
   @inlinable static var deliveringBit: Int { 1 }
   /// Set while `pending` holds work (only together with ``deliveringBit``).
   @inlinable static var pendingBit: Int { 2 }
-  /// Set when the observer list changed since ``deliveryObservers`` was copied from it.
-  @inlinable static var observersChangedBit: Int { 4 }
+  /// Set while a disposed subscription may still have an entry in the table: deliveries then
+  /// check each subscription before calling its observer.
+  @inlinable static var removalsPendingBit: Int { 4 }
   /// Set once the subject has terminated or was disposed; never cleared.
   @inlinable static var closedBit: Int { 8 }
 
-  /// The observers a claimed delivery of `.next` goes to: a copy of `state.observers`, current
-  /// unless ``observersChangedBit`` is set. Only the thread holding the delivery claim reads or
+  /// The observers, in subscription order. Only the thread holding the delivery claim reads or
   /// writes it.
-  ///
-  /// It is a buffer of its own rather than an array so that a delivery reads it without retaining
-  /// and releasing an array: it is allocated when a non-empty list is installed (after the
-  /// observers changed, never per event) and freed when replaced or in `deinit`.
-  @exclusivity(unchecked) @usableFromInline var deliveryObservers:
-    UnsafeMutableBufferPointer<Observers.Element> = .init(start: nil, count: 0)
+  @exclusivity(unchecked) @usableFromInline var table = ObserverTable<Element>()
 
   @usableFromInline let policy: ReplayPolicy
   @usableFromInline let name: String
@@ -95,22 +107,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
     self.policy = policy
     self.name = name
     var initialState = State()
-    if let initial { initialState.buffer = [initial] }
+    if let initial { initialState.buffer.append(initial) }
     state = Locked(initialState)
     Resources.track(self)
   }
 
   @inlinable
   deinit {
-    Self.free(deliveryObservers)
+    table.deallocate()
     Resources.untrack(self)
-  }
-
-  @inlinable
-  static func free(_ buffer: UnsafeMutableBufferPointer<Observers.Element>) {
-    guard let base = buffer.baseAddress else { return }
-    base.deinitialize(count: buffer.count)
-    base.deallocate()
   }
 
   // MARK: events
@@ -120,29 +125,29 @@ final class SubjectCore<Element>: @unchecked Sendable {
     switch (event, policy) {
     case (.next, .last): break  // an AsyncSubject keeps the element for its completion: below
     case (.next(let element), _):
-      onNextFastPath(event, element)
+      onNext(event, element)
       return
     default: break
     }
+    var released: Element?
     let work = state.withLock { state -> Work? in
       if state.isDisposed || state.terminal != nil { return nil }
-      let observers = state.observers
       switch event {
       case .next(let element):
         // Only an AsyncSubject gets here with an element: it keeps it for its completion.
-        Self.replaceLatest(with: element, in: &state.buffer)
+        released = Self.replaceLatest(with: element, in: &state.buffer)
         return nil
       case .error, .completed:
         state.terminal = event
-        state.observers = []
+        state.subscribers = 0
         _ = self.state.fetchOrWord(Self.closedBit)
         if case .last = policy, case .completed = event, let last = state.buffer.last {
-          return claim(
-            .deliver(.next(last), observers), then: .deliver(event, observers), &state)
+          return claim(.deliver(.next(last)), then: .deliver(event), &state)
         }
-        return claim(.deliver(event, observers), &state)
+        return claim(.deliver(event), &state)
       }
     }
+    withExtendedLifetime(released) {}
     if let work { drain(work) }
   }
 
@@ -151,192 +156,123 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// A subject that buffers nothing (PublishSubject, PublishRelay) does not take the lock when the
   /// word is idle.
   @inlinable
-  func onNextFastPath(_ event: Event<Element>, _ element: Element) {
+  func onNext(_ event: Event<Element>, _ element: Element) {
     if case .none = policy, state.compareExchangeWord(expected: 0, desired: Self.deliveringBit) {
-      deliverClaimed(event)
+      deliverToTable(event)
       finishDelivery()
       return
     }
-    let outcome = state.withLock { state -> (claimed: Bool, fresh: Observers?) in
-      if state.isDisposed || state.terminal != nil { return (false, nil) }
+    var released: Element?
+    let claimed = state.withLock { state -> Bool in
+      if state.isDisposed || state.terminal != nil { return false }
       state.version &+= 1
       switch policy {
       case .none, .last: break
-      case .latest: Self.replaceLatest(with: element, in: &state.buffer)
+      case .latest: released = Self.replaceLatest(with: element, in: &state.buffer)
       case .buffer(let size):
         state.buffer.append(element)
-        if state.buffer.count > size { state.buffer.removeFirst(state.buffer.count - size) }
+        if state.buffer.count > size { released = state.buffer.popFirst() }
       }
-      switch claimUnderLock(refreshing: true) {
-      case .claimed(let changed): return (true, changed ? state.observers : nil)
-      case .queued:
-        state.pending.append(.deliver(event, state.observers))
-        return (false, nil)
-      }
+      if claimUnderLock() { return true }
+      state.pending.append(.deliver(event))
+      return false
     }
-    guard outcome.claimed else { return }
-    if let fresh = outcome.fresh { installDeliveryObservers(fresh) }
-    deliverClaimed(event)
+    // The replaced or evicted element goes with no lock held: its deinit may re-enter.
+    withExtendedLifetime(released) {}
+    guard claimed else { return }
+    deliverToTable(event)
     finishDelivery()
   }
 
-  /// Holding the claim: replaces ``deliveryObservers``, releasing the old copy (and with it,
-  /// possibly, the last reference to a removed observer) with no lock held.
+  /// Makes `element` the only buffered one and returns the one it replaces, for the caller to
+  /// release once it has unlocked.
   @inlinable
-  func installDeliveryObservers(_ fresh: Observers) {
-    let old = deliveryObservers
-    deliveryObservers = Self.copy(of: fresh)
-    Self.free(old)
-  }
-
-  @inlinable
-  static func copy(of observers: Observers) -> UnsafeMutableBufferPointer<Observers.Element> {
-    if observers.isEmpty { return .init(start: nil, count: 0) }
-    let copy = UnsafeMutableBufferPointer<Observers.Element>.allocate(capacity: observers.count)
-    _ = copy.initialize(from: observers)
-    return copy
-  }
-
-  /// Under the lock, after the observer list changed: when nobody delivers, makes `fresh` the
-  /// delivery copy at once and returns the old copy, for the caller to free once it has
-  /// unlocked (freeing it may release an observer, whose deinit may run user code). The claim is
-  /// taken and released within the lock, so nothing can have been queued meanwhile and there is
-  /// nothing to drain: a thread that disposes never ends up delivering other threads' events.
-  /// When someone delivers, marks the copy stale for them (they refresh it before releasing the
-  /// claim) and returns `nil`.
-  @inlinable
-  func replaceIdleDeliveryObserversUnderLock(with fresh: Observers)
-    -> UnsafeMutableBufferPointer<Observers.Element>?
+  static func replaceLatest(with element: Element, in buffer: inout SmallQueue<Element>)
+    -> Element?
   {
-    let word = state.loadWord()
-    // Compare-and-swap: the idle fast path may take the claim without the lock.
-    guard word & Self.deliveringBit == 0,
-      state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
-    else {
-      _ = state.fetchOrWord(Self.observersChangedBit)
-      return nil
-    }
-    let old = deliveryObservers
-    deliveryObservers = Self.copy(of: fresh)
-    // Holding the lock and the claim, nobody else changes the word: release with a store.
-    state.storeWord(word & ~(Self.observersChangedBit | Self.deliveringBit))
+    let old = buffer.popFirst()
+    buffer.append(element)
     return old
   }
 
-  /// Holding the claim: delivers `event` to ``deliveryObservers``. An observer is checked for
-  /// disposal only once the observer list changed after the copy was made: `unsubscribe` marks the
-  /// copy stale (or replaces it) before it clears the subscription's flag, both under the lock, so
-  /// whenever the flag is set this check is made, and this path and the queued one
-  /// (``deliver(_:to:)``) stop delivering to an observer at the same element.
+  /// Holding the claim: delivers `event` to the observers in the table. While a removal is
+  /// pending (``removalsPendingBit``, loaded per observer because an observer may dispose another
+  /// one), each subscription is checked before its observer is called.
   @inlinable
-  func deliverClaimed(_ event: Event<Element>) {
-    let buffer = deliveryObservers
-    for index in buffer.indices {
-      if state.loadWord() & Self.observersChangedBit != 0, !buffer[index].subscription.isActive {
+  func deliverToTable(_ event: Event<Element>) {
+    guard let base = table.base else { return }
+    for index in 0..<table.count {
+      if state.loadWord() & Self.removalsPendingBit != 0,
+        base[index]?.subscription.isActive != true
+      {
         continue
       }
-      buffer[index].observer.handler(event)
-    }
-  }
-
-  /// Makes `element` the only buffered one, reusing the buffer's storage (no allocation per
-  /// element once the buffer exists and is not shared).
-  @inlinable
-  static func replaceLatest(with element: Element, in buffer: inout [Element]) {
-    if buffer.count == 1 {
-      buffer[0] = element
-    } else {
-      buffer.removeAll(keepingCapacity: true)
-      buffer.append(element)
-    }
-  }
-
-  @inlinable
-  static func deliver(_ event: Event<Element>, to observers: Observers) {
-    observers.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices where buffer[index].subscription.isActive {
-        buffer[index].observer.handler(event)
-      }
+      base[index]?.observer.handler(event)
     }
   }
 
   /// Releases the delivery claim, or runs what was queued meanwhile.
   @inlinable
   func finishDelivery() {
+    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return }
     if let next = nextWork() { drain(next) }
   }
 
   /// Called by the delivering thread when its work is done: releases the claim and returns `nil`,
-  /// or returns the next queued work (the claim stays).
-  ///
-  /// Before releasing, it brings ``deliveryObservers`` up to date (empty once the subject is
-  /// closed), so that a removed observer is not kept alive by the copy until the next event.
+  /// or returns the next queued work (the claim stays). A disposed subject drops what is queued
+  /// and the observer table instead, releasing them with no lock held.
   @inlinable
   func nextWork() -> Work? {
-    while true {
-      // Nothing was queued and nothing changed: release without the lock. A thread that queues
-      // work, changes the observers or closes the subject sets a bit first, which makes this fail.
-      if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
-      if state.loadWord() & Self.closedBit != 0, !deliveryObservers.isEmpty {
-        // A closed subject delivers no more `.next`: let its observers go (no lock held).
-        installDeliveryObservers([])
+    // Nothing was queued and nothing changed: release without the lock. A thread that queues
+    // work or closes the subject sets a bit first, which makes this fail.
+    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
+    var dropped: (SmallQueue<Work>, ObserverTable<Element>.Entries)?
+    let work = state.withLock { state -> Work? in
+      // Holding the claim and the lock, nobody else changes the word but to set the closed bit
+      // (under the lock too).
+      let word = self.state.loadWord()
+      if state.isDisposed {
+        // Disposed while this thread delivered: the queued work is not done and the observers
+        // go, released below with no lock held.
+        dropped = (state.pending, table.removeAll())
+        state.pending = SmallQueue()
+        state.pendingRemovals = 0
+        self.state.storeWord(Self.closedBit)
+        return nil
       }
-      let step = state.withLock { state -> (work: Work?, fresh: Observers?) in
-        // Holding the claim and the lock, nobody else changes the word.
-        let word = self.state.loadWord()
-        if word & (Self.observersChangedBit | Self.closedBit) == Self.observersChangedBit {
-          self.state.storeWord(word & ~Self.observersChangedBit)
-          return (nil, state.observers)
-        }
-        let kept = word & (Self.observersChangedBit | Self.closedBit)
-        if state.pending.isEmpty {
-          self.state.storeWord(kept)
-          return (nil, nil)
-        }
-        let work = state.pending.removeFirst()
-        self.state.storeWord(
-          kept
-            | (state.pending.isEmpty ? Self.deliveringBit : Self.deliveringBit | Self.pendingBit))
-        return (work, nil)
+      guard let work = state.pending.popFirst() else {
+        self.state.storeWord(word & ~(Self.deliveringBit | Self.pendingBit))
+        return nil
       }
-      if let fresh = step.fresh {
-        installDeliveryObservers(fresh)
-        continue
+      var kept = word & ~Self.pendingBit
+      if !state.pending.isEmpty { kept |= Self.pendingBit }
+      if case .remove = work {
+        state.pendingRemovals -= 1
+        if state.pendingRemovals == 0 { kept &= ~Self.removalsPendingBit }
       }
-      return step.work
+      self.state.storeWord(kept)
+      return work
     }
+    withExtendedLifetime(dropped) {}
+    return work
   }
 
-  /// What ``claimUnderLock(refreshing:)`` did.
-  @usableFromInline
-  enum ClaimOutcome {
-    /// The caller holds the claim. With `refreshing`, `observersChanged` says that the caller must
-    /// install `state.observers` as ``deliveryObservers`` (the changed bit is already cleared).
-    case claimed(observersChanged: Bool)
-    /// Someone else delivers: the caller appends its work to `pending` before unlocking.
-    case queued
-  }
-
-  /// Under the lock: claims delivery when nobody delivers; otherwise marks work as pending.
-  /// With `refreshing`, a claim also clears ``observersChangedBit``, and the caller installs the
-  /// current observers as ``deliveryObservers`` before delivering.
+  /// Under the lock: claims delivery when nobody delivers (`true`); otherwise marks work as
+  /// pending (`false`), and the caller appends its work to `pending` before unlocking.
   @inlinable
-  func claimUnderLock(refreshing: Bool = false) -> ClaimOutcome {
+  func claimUnderLock() -> Bool {
     while true {
       let word = state.loadWord()
       if word & Self.deliveringBit == 0 {
         // Without the lock only the idle fast path changes the word (from 0), so compare-and-swap.
-        let changed = word & Self.observersChangedBit != 0
-        let desired =
-          (refreshing ? word & ~Self.observersChangedBit : word) | Self.deliveringBit
-        if state.compareExchangeWord(expected: word, desired: desired) {
-          return .claimed(observersChanged: refreshing && changed)
+        if state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit) {
+          return true
         }
         continue
       }
-      if word & Self.pendingBit != 0 { return .queued }
+      if word & Self.pendingBit != 0 { return false }
       if state.compareExchangeWord(expected: word, desired: word | Self.pendingBit) {
-        return .queued
+        return false
       }
       // The delivering thread released its claim meanwhile: look again.
     }
@@ -346,7 +282,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// and returns `work` for the caller to run outside the lock.
   @inlinable
   func claim(_ work: Work, then: Work? = nil, _ state: inout State) -> Work? {
-    if case .claimed = claimUnderLock() {
+    if claimUnderLock() {
       if let then {
         state.pending.append(then)
         _ = self.state.fetchOrWord(Self.pendingBit)
@@ -358,19 +294,36 @@ final class SubjectCore<Element>: @unchecked Sendable {
     return nil
   }
 
-  /// Runs `work`, then everything queued meanwhile, then releases the delivery claim.
+  /// Holding the claim: runs `work`, then everything queued meanwhile, then releases the claim.
   @inlinable
   func drain(_ first: Work) {
     var work = first
     while true {
-      switch work {
-      case .deliver(let event, let observers):
-        Self.deliver(event, to: observers)
-      case .replay(let events, let observer):
-        for event in events { observer.on(event) }
-      }
+      run(work)
       guard let next = nextWork() else { return }
       work = next
+    }
+  }
+
+  /// Holding the claim (no lock): does one piece of work.
+  @inlinable
+  func run(_ work: Work) {
+    switch work {
+    case .deliver(let event):
+      deliverToTable(event)
+      if event.isStopEvent {
+        // The subject terminated: every observer has its terminal event; let them go.
+        let entries = table.removeAll()
+        withExtendedLifetime(entries) {}
+      }
+    case .add(let observer, let subscription, let replay):
+      for event in replay where subscription.isActive { observer.on(event) }
+      if subscription.isActive { table.append(observer, subscription) }
+    case .replay(let events, let observer):
+      for event in events { observer.on(event) }
+    case .remove(let subscription):
+      let entry = table.remove(subscription)
+      withExtendedLifetime(entry) {}
     }
   }
 
@@ -388,8 +341,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
       case .none: replay = []
       case .latest:
         // After a terminal event a BehaviorSubject sends only that event, as in RxSwift.
-        replay = state.terminal == nil ? state.buffer.map { .next($0) } : []
-      case .buffer: replay = state.buffer.map { .next($0) }
+        replay = state.terminal == nil ? state.buffer.elements.map { .next($0) } : []
+      case .buffer: replay = state.buffer.elements.map { .next($0) }
       case .last:
         replay = []
         if let terminal = state.terminal, case .completed = terminal, let last = state.buffer.last {
@@ -398,75 +351,86 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       if let terminal = state.terminal {
         replay.append(terminal)
-      } else {
-        let key = state.nextKey
-        state.nextKey += 1
-        // The subscription holds the core and is stored with the observer: a cycle that
-        // unsubscribing breaks, or the owner's deinit disposing the core.
-        let registered = SubjectSubscription(owner: self, key: key) { owner, key in
-          unsafeDowncast(owner, to: SubjectCore<Element>.self).unsubscribe(key)
-        }
-        state.observers.append((key, observer, registered))
-        _ = self.state.fetchOrWord(Self.observersChangedBit)
-        subscription = registered
+        return claim(.replay(replay, observer), &state)
       }
-      if replay.isEmpty { return nil }
-      return claim(.replay(replay, observer), &state)
+      // The subscription holds the core and its entry in the table holds the subscription: a
+      // cycle that unsubscribing breaks, or the owner's deinit disposing the core.
+      let registered = SubjectSubscription(owner: self) { owner, subscription in
+        unsafeDowncast(owner, to: SubjectCore<Element>.self).unsubscribe(subscription)
+      }
+      state.subscribers += 1
+      subscription = registered
+      return claim(.add(observer, registered, replay: replay), &state)
     }
     if let work { drain(work) }
     return subscription ?? Disposables.create()
   }
 
-  /// Removes the observer registered under `key`. When nobody delivers, it also takes the claim
-  /// for a moment to drop the observer from ``deliveryObservers``; otherwise the delivering thread
-  /// does that before it releases the claim.
+  /// Removes `subscription`'s observer: at once when nobody delivers (taking the claim for a
+  /// moment, within the lock, so that a disposing thread never delivers other threads' events),
+  /// otherwise by queueing the removal for the delivering thread. Either way the subscription is
+  /// marked disposed under the lock, after the removal is visible to deliveries.
   @inlinable
-  func unsubscribe(_ key: Int) {
-    let removed = state.withLock {
-      state -> (
-        observer: AnyObserver<Element>?, old: UnsafeMutableBufferPointer<Observers.Element>?
-      )
-      in
-      guard let index = state.observers.firstIndex(where: { $0.key == key }) else {
-        return (nil, nil)
+  func unsubscribe(_ subscription: SubjectSubscription) {
+    let removed = state.withLock { state -> ObserverTable<Element>.Entry? in
+      guard subscription.isActive else { return nil }  // disposed twice
+      defer { subscription.markDisposed() }
+      if state.isDisposed || state.terminal != nil { return nil }
+      state.subscribers -= 1
+      let word = self.state.loadWord()
+      // Compare-and-swap: the idle fast path may take the claim without the lock.
+      if word & Self.deliveringBit == 0,
+        self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
+      {
+        let entry = table.remove(subscription)
+        // Holding the lock and the claim taken from idle, nothing is queued: release with a store.
+        self.state.storeWord(word)
+        return entry
       }
-      let entry = state.observers.remove(at: index)
-      let old = replaceIdleDeliveryObserversUnderLock(with: state.observers)
-      // Last, after the delivery copy was replaced or marked stale: from here on both delivery
-      // paths skip the observer (queued deliveries check the flag; a claimed delivery checks it
-      // while the copy is stale, and a fresh copy no longer holds the observer). Setting it before
-      // taking the lock let a queued element skip the observer while a later one, delivered
-      // from a copy not yet marked stale, reached it: a gap.
-      entry.subscription.markDisposed()
-      return (entry.observer, old)
+      state.pendingRemovals += 1
+      _ = self.state.fetchOrWord(Self.removalsPendingBit)
+      _ = claimUnderLock()  // someone delivers: marks work as pending
+      state.pending.append(.remove(subscription))
+      return nil
     }
     // Release the observer outside the lock: its deinit may run user code.
-    if let old = removed.old { Self.free(old) }
-    withExtendedLifetime(removed.observer) {}
+    withExtendedLifetime(removed) {}
   }
 
   @inlinable
-  var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
+  var hasObservers: Bool { state.withLock { $0.subscribers > 0 } }
 
   @inlinable
   var isDisposed: Bool { state.withLock { $0.isDisposed } }
 
+  /// Disposes the subject: releases the observers, the buffered elements and the queued work (a
+  /// queued event is not delivered once `dispose()` has returned); later subscribers receive
+  /// `RxError.disposed`.
   @inlinable
   func dispose() {
     let released = state.withLock {
-      state -> (Observers, [Element], old: UnsafeMutableBufferPointer<Observers.Element>?) in
+      state -> (SmallQueue<Element>, SmallQueue<Work>, ObserverTable<Element>.Entries?) in
+      if state.isDisposed { return (SmallQueue(), SmallQueue(), nil) }
       state.isDisposed = true
       state.version &+= 1
-      _ = self.state.fetchOrWord(Self.closedBit)
-      // Let the delivery copy go too (now, or by the delivering thread when it is done).
-      let old = replaceIdleDeliveryObserversUnderLock(with: [])
-      defer {
-        state.observers = []
-        state.buffer = []
+      state.subscribers = 0
+      state.pendingRemovals = 0
+      let buffer = state.buffer
+      let pending = state.pending
+      state.buffer = SmallQueue()
+      state.pending = SmallQueue()
+      let word = self.state.fetchOrWord(Self.closedBit) | Self.closedBit
+      // When nobody delivers, take the claim for a moment and let the table go; otherwise the
+      // delivering thread does that (`nextWork`) before it releases the claim.
+      guard word & Self.deliveringBit == 0,
+        self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
+      else {
+        return (buffer, pending, nil)
       }
-      return (state.observers, state.buffer, old)
+      let entries = table.removeAll()
+      self.state.storeWord(Self.closedBit)
+      return (buffer, pending, entries)
     }
-    if let old = released.old { Self.free(old) }
     withExtendedLifetime(released) {}
   }
 
@@ -504,14 +468,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       var value = latest
       try transform(&value)
+      var released: Element?
       let outcome = state.withLock { state -> (committed: Bool, work: Work?) in
         if state.version != version { return (false, nil) }
         if state.isDisposed || state.terminal != nil { return (true, nil) }
-        Self.replaceLatest(with: value, in: &state.buffer)
+        released = Self.replaceLatest(with: value, in: &state.buffer)
         state.version &+= 1
-        let observers = state.observers
-        return (true, claim(.deliver(.next(value), observers), &state))
+        return (true, claim(.deliver(.next(value)), &state))
       }
+      withExtendedLifetime(released) {}
       guard outcome.committed else { continue }
       if let work = outcome.work { drain(work) }
       return value
@@ -519,39 +484,164 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 }
 
+extension SmallQueue {
+  /// The element at the back, if any.
+  @inlinable
+  var last: Element? { isEmpty ? nil : storage.last }
+
+  /// The queued elements, front first.
+  @inlinable
+  var elements: ArraySlice<Element> { storage[head...] }
+}
+
+/// A subject's observers in subscription order, with holes where removed ones were: one buffer
+/// that the thread holding the delivery claim owns (see ``SubjectCore``).
+///
+/// Appending is amortized O(1); removing is O(1) through the index the subscription keeps, plus a
+/// compaction, O(n), once holes outnumber observers (amortized O(1)). A removed entry is handed
+/// back, never released here, so that the caller can release it outside any lock.
+@usableFromInline
+struct ObserverTable<Element> {
+  @usableFromInline typealias Entry = (
+    observer: AnyObserver<Element>, subscription: SubjectSubscription
+  )
+  @usableFromInline typealias Entries = ContiguousArray<Entry>
+
+  /// `count` initialized slots, `nil` for a hole; `nil` until the first append.
+  @usableFromInline var base: UnsafeMutablePointer<Entry?>?
+  @usableFromInline var capacity = 0
+  /// Slots in use, holes included.
+  @usableFromInline var count = 0
+  /// Slots holding an observer.
+  @usableFromInline var live = 0
+
+  @inlinable
+  init() {}
+
+  /// Adds an observer at the end and records its slot in `subscription`.
+  @inlinable
+  mutating func append(_ observer: AnyObserver<Element>, _ subscription: SubjectSubscription) {
+    if count == capacity { grow() }
+    subscription.index = count
+    (base! + count).initialize(to: (observer, subscription))
+    count += 1
+    live += 1
+  }
+
+  @inlinable
+  mutating func grow() {
+    let newCapacity = Swift.max(4, capacity * 2)
+    let fresh = UnsafeMutablePointer<Entry?>.allocate(capacity: newCapacity)
+    if let base {
+      fresh.moveInitialize(from: base, count: count)
+      base.deallocate()
+    }
+    base = fresh
+    capacity = newCapacity
+  }
+
+  /// Takes `subscription`'s entry out, or returns `nil` when it is not in the table (it was never
+  /// added, or was removed already).
+  @inlinable
+  mutating func remove(_ subscription: SubjectSubscription) -> Entry? {
+    let index = subscription.index
+    guard let base, index >= 0, index < count, base[index]?.subscription === subscription else {
+      return nil
+    }
+    let entry = base[index].take()
+    subscription.index = -1
+    live -= 1
+    if live == 0 {
+      count = 0  // only holes are left: they hold nothing
+    } else if count - live > Swift.max(8, live) {
+      compact()
+    }
+    return entry
+  }
+
+  /// Closes the holes, keeping the order, and updates the moved subscriptions' slots.
+  @inlinable
+  mutating func compact() {
+    guard let base else { return }
+    var write = 0
+    for read in 0..<count {
+      guard let entry = base[read].take() else { continue }
+      entry.subscription.index = write
+      base[write] = entry
+      write += 1
+    }
+    count = write
+  }
+
+  /// Takes every entry out, in order.
+  @inlinable
+  mutating func removeAll() -> Entries {
+    var entries = Entries()
+    guard let base, live > 0 else {
+      count = 0
+      live = 0
+      return entries
+    }
+    entries.reserveCapacity(live)
+    for index in 0..<count {
+      if let entry = base[index].take() {
+        entry.subscription.index = -1
+        entries.append(entry)
+      }
+    }
+    count = 0
+    live = 0
+    return entries
+  }
+
+  /// Frees the buffer, releasing what is left in it (the owner's deinit: no lock is held).
+  @inlinable
+  mutating func deallocate() {
+    guard let base else { return }
+    base.deinitialize(count: count)
+    base.deallocate()
+    self.base = nil
+    capacity = 0
+    count = 0
+    live = 0
+  }
+}
+
 /// Removes one observer from a subject when disposed.
 ///
-/// It holds the subject's core strongly, and the core's observer list holds it: a cycle until the
+/// It holds the subject's core strongly, and the core's observer table holds it: a cycle until the
 /// subscription is disposed, which the core's owner (a subject, a `share` connection) breaks when
-/// it is deinitialized by disposing the core (``SubjectCore/dispose()``), releasing the observers
-/// as a weak reference here would. A strong reference costs a retain and a release; a weak one
-/// cost four atomic operations on the subject's side table per subscription, an eighth of the time
-/// of subscribing and disposing a three-operator chain.
+/// it is deinitialized by disposing the core (``SubjectCore/dispose()``). A strong reference costs
+/// a retain and a release; a weak one cost four atomic operations on the subject's side table per
+/// subscription, an eighth of the time of subscribing and disposing a three-operator chain.
 ///
 /// Not generic: the removal closure is created in the subscribing module's specialized code, so a
 /// call through `any Disposable` does not land in unspecialized generic code. Deliveries check
-/// ``isActive``, which the core clears under its lock as it removes the observer, so that nothing
-/// reaches the observer once `dispose()` has returned on any thread, or from an earlier observer of
-/// the same event (a delivery already running on another thread may still finish, as in RxSwift).
-/// Disposing twice is harmless: the second removal finds nothing.
+/// ``isActive``, which the core clears under its lock as it removes the observer or queues its
+/// removal, so that nothing reaches the observer once `dispose()` has returned on any thread, or
+/// from an earlier observer of the same event (a delivery already running on another thread may
+/// still finish, as in RxSwift). Disposing twice is harmless: the second finds it disposed.
 ///
 /// `@unchecked Sendable`: `flag` is only accessed atomically after `init` (written under the
-/// core's lock); `owner`, `key` and `remove` are immutable.
+/// core's lock); `index` is read and written only by the thread holding the core's delivery
+/// claim; `owner` and `remove` are immutable.
 @usableFromInline
 final class SubjectSubscription: Disposable, @unchecked Sendable {
   /// 0 until disposed, then 1. Must stay the first stored property (see ``GuardedSink``).
   @usableFromInline var flag: Int
+  /// The slot of its observer in the core's table, or -1 when not in it.
+  @exclusivity(unchecked) @usableFromInline var index: Int
   /// The subject's core (see above for the cycle and who breaks it).
   @usableFromInline let owner: AnyObject
-  @usableFromInline let key: Int
-  /// A non-capturing function made in specialized code that removes `key` from `owner`.
-  @usableFromInline let remove: @Sendable (AnyObject, Int) -> Void
+  /// A non-capturing function made in specialized code that removes this subscription from
+  /// `owner`.
+  @usableFromInline let remove: @Sendable (AnyObject, SubjectSubscription) -> Void
 
   @inlinable
-  init(owner: AnyObject, key: Int, remove: @escaping @Sendable (AnyObject, Int) -> Void) {
+  init(owner: AnyObject, remove: @escaping @Sendable (AnyObject, SubjectSubscription) -> Void) {
     self.flag = 0
+    self.index = -1
     self.owner = owner
-    self.key = key
     self.remove = remove
   }
 
@@ -564,11 +654,11 @@ final class SubjectSubscription: Disposable, @unchecked Sendable {
   @inlinable
   var isActive: Bool { streams_atomic_load(flagAddress) == 0 }
 
-  /// Called by the core under its lock, as it removes the observer (see `unsubscribe`).
+  /// Called by the core under its lock (see `unsubscribe`).
   @inlinable
   func markDisposed() { streams_atomic_store(flagAddress, 1) }
 
-  /// Removes the observer. A second call finds nothing to remove.
+  /// Removes the observer. A second call does nothing.
   @inlinable
-  func dispose() { remove(owner, key) }
+  func dispose() { remove(owner, self) }
 }

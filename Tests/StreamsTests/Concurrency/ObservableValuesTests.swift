@@ -196,9 +196,9 @@ struct ObservableValuesTests {
     do {
       var dropped = values.makeAsyncIterator()
       #expect(try await dropped.next() == 1)
-      #expect(subject.core.state.withLock { $0.observers.count } == 2)
+      #expect(subject.core.state.withLock { $0.subscribers } == 2)
     }
-    #expect(subject.core.state.withLock { $0.observers.count } == 1)
+    #expect(subject.core.state.withLock { $0.subscribers } == 1)
     subject.onNext(2)
     #expect(try await kept.next() == 2)
   }
@@ -444,7 +444,7 @@ struct ObservableValuesTests {
     let registry = BridgeBox<[ValuesStorage<Int>]>([])
     let consumers = (0..<2).map { _ in bridgeConsumer(registry: registry) { subject.values } }
     await bridgeWait { registry.value.count == 2 && registry.value.allSatisfy(\.hasWaiter) }
-    #expect(subject.core.state.withLock { $0.observers.count } == 2)
+    #expect(subject.core.state.withLock { $0.subscribers } == 2)
     for element in 1...100 { subject.onNext(element) }
     subject.onCompleted()
     for consumer in consumers {
@@ -483,7 +483,7 @@ struct ObservableValuesTests {
         return received
       }
     }
-    await bridgeWait { subject.core.state.withLock { $0.observers.count } == 6 }
+    await bridgeWait { subject.core.state.withLock { $0.subscribers } == 6 }
     for element in 1...20 { subject.onNext(element) }
     for consumer in consumers {
       #expect(try await consumer.value == Array(0...20))
