@@ -199,7 +199,8 @@ struct SubscriptionLifetimeTests {
           onError: { _ in completableToken.count += 1 }))
     }
     switch end {
-    case .dispose: kept.forEach { $0.dispose() }
+    case .dispose:
+      for disposable in kept { disposable.dispose() }
     case .complete: subject.onCompleted()
     case .fail: subject.onError(Failure())
     }
@@ -286,7 +287,7 @@ extension MainThreadDeliveryTests {
           #expect(emitToken.count == 1)
         }
         if disposeFirst {
-          kept.forEach { $0.dispose() }
+          for disposable in kept { disposable.dispose() }
         } else {
           subject.onCompleted()
           kept[0].dispose()  // a relay never completes
