@@ -31,6 +31,7 @@ let benchmarks: @Sendable () -> Void = {
   for entry in Workloads.all {
     Benchmark("\(entry.name)/Streams") { benchmark in
       let workload = entry.streams()
+      workload.prepare(operationsPerIteration)
       benchmark.startMeasurement()
       workload.run(operationsPerIteration)
       benchmark.stopMeasurement()
@@ -47,6 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("\(entry.name)/baseline") { benchmark in
       let workload = entry.baseline()
+      workload.prepare(operationsPerIteration)
       benchmark.startMeasurement()
       workload.run(operationsPerIteration)
       benchmark.stopMeasurement()

@@ -19,7 +19,9 @@ let longRun = 11_000
 
 func mallocs(_ entry: Workloads.Entry, operations: Int) -> Int {
   let workload = entry.streams()
+  workload.prepare(100)
   workload.run(100)  // warm up: lazily made state, buffers at their steady size
+  workload.prepare(operations)
   MallocInterposerSwift.reset()
   MallocInterposerSwift.hook()
   workload.run(operations)
@@ -50,6 +52,7 @@ if arguments.count >= 4, arguments[1] == "--run", let count = Int(arguments[3]) 
   }
   let workload =
     arguments.count > 4 && arguments[4] == "baseline" ? entry.baseline() : entry.streams()
+  workload.prepare(count)
   workload.run(count)
   print(workload.finish())
   exit(0)

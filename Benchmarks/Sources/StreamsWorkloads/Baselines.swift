@@ -51,6 +51,42 @@ public enum Baselines {
       tearDown: {})
   }
 
+  /// Adds a closure to a dictionary holding `present` others and removes it.
+  @Sendable public static func subscribeDispose(at present: Int) -> Workload {
+    let counter = Counter()
+    let keyed = HashedObservers()
+    for _ in 0..<present { _ = keyed.add { counter.value &+= $0 } }
+    return Workload(
+      run: { count in
+        for _ in 0..<count {
+          let key = keyed.add { counter.value &+= $0 }
+          keyed.remove(key)
+        }
+      },
+      checksum: { counter.value &+ keyed.nextKey },
+      tearDown: {})
+  }
+
+  /// Removes closures one by one from a dictionary of 10,000 (the bag's keys in order).
+  @Sendable public static func bagTeardown() -> Workload {
+    let counter = Counter()
+    let held = Held<(HashedObservers, [Int])>()
+    return Workload(
+      prepare: { count in
+        let keyed = HashedObservers()
+        for _ in 0..<max(0, 10_000 - count) { _ = keyed.add { counter.value &+= $0 } }
+        let keys = (0..<count).map { _ in keyed.add { counter.value &+= $0 } }
+        held.value = (keyed, keys)
+      },
+      run: { _ in
+        guard let (keyed, keys) = held.value else { return }
+        for key in keys { keyed.remove(key) }
+        held.value = nil
+      },
+      checksum: { counter.value },
+      tearDown: {})
+  }
+
   /// Composes map → filter → map into one closure, adds it, removes it.
   @Sendable public static func chain3SubscribeDispose() -> Workload {
     let counter = Counter()
@@ -253,6 +289,25 @@ final class KeyedObservers {
   @inline(never)
   func remove(_ key: Int) {
     if let index = entries.firstIndex(where: { $0.key == key }) { entries.remove(at: index) }
+  }
+}
+
+/// Closures under integer keys in a dictionary: O(1) add and remove.
+final class HashedObservers {
+  var entries: [Int: (Int) -> Void] = [:]
+  var nextKey = 0
+
+  @inline(never)
+  func add(_ closure: @escaping (Int) -> Void) -> Int {
+    let key = nextKey
+    nextKey += 1
+    entries[key] = closure
+    return key
+  }
+
+  @inline(never)
+  func remove(_ key: Int) {
+    entries[key] = nil
   }
 }
 

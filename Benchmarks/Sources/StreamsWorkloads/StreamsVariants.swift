@@ -35,6 +35,46 @@ public enum StreamsVariants {
       tearDown: {})
   }
 
+  /// Subscribes one sink to a PublishSubject that already has `present` observers, and disposes
+  /// it; an operation is one pair. The cost must not grow with `present`.
+  @Sendable public static func subscribeDispose(at present: Int) -> Workload {
+    let subject = PublishSubject<Int>()
+    let counter = Counter()
+    let others = (0..<present).map { _ in subject.subscribe(onNext: { counter.value &+= $0 }) }
+    return Workload(
+      run: { count in
+        for _ in 0..<count {
+          let subscription = subject.subscribe(onNext: { counter.value &+= $0 })
+          subscription.dispose()
+        }
+      },
+      checksum: { counter.value },
+      tearDown: { for other in others { other.dispose() } })
+  }
+
+  /// Releases a `DisposeBag` of subscriptions to one PublishSubject that has 10,000 observers
+  /// when the teardown starts (the bag's, and others subscribed before them when the bag holds
+  /// fewer); an operation is one subscription of the bag disposed. `prepare` fills the bag.
+  @Sendable public static func bagTeardown() -> Workload {
+    let counter = Counter()
+    let held = Held<(PublishSubject<Int>, DisposeBag, [any Disposable])>()
+    return Workload(
+      prepare: { count in
+        let subject = PublishSubject<Int>()
+        let others = (0..<max(0, 10_000 - count)).map { _ in
+          subject.subscribe(onNext: { counter.value &+= $0 })
+        }
+        let bag = DisposeBag()
+        for _ in 0..<count { subject.subscribe(onNext: { counter.value &+= $0 }).disposed(by: bag) }
+        held.value = (subject, bag, others)
+      },
+      run: { _ in
+        held.value = nil  // releases the bag: one dispose per subscription
+      },
+      checksum: { counter.value },
+      tearDown: {})
+  }
+
   /// Subscribes through map → filter → map to a PublishSubject and disposes; an operation is one
   /// pair. The chain is built once, as an app builds it once and subscribes many times.
   @Sendable public static func chain3SubscribeDispose() -> Workload {
@@ -237,4 +277,9 @@ public enum BridgeValues {
     for await value in stream { sum &+= value }
     return sum
   }
+}
+
+/// A value a workload sets up in `prepare` and consumes in `run`.
+final class Held<Value> {
+  var value: Value?
 }

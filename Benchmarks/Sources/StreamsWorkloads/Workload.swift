@@ -6,12 +6,18 @@
 public final class Workload {
   /// Runs `n` operations.
   public let run: (Int) -> Void
+  /// Sets up what the next `run(n)` consumes (untimed; called with the same `n` right before it):
+  /// for workloads whose operation takes something apart, such as tearing down a bag.
+  public let prepare: (Int) -> Void
   private let tearDown: () -> Void
   /// Something the operations wrote, read after the run so they cannot be optimized away.
   private let checksum: () -> Int
 
-  init(run: @escaping (Int) -> Void, checksum: @escaping () -> Int, tearDown: @escaping () -> Void)
-  {
+  init(
+    prepare: @escaping (Int) -> Void = { _ in }, run: @escaping (Int) -> Void,
+    checksum: @escaping () -> Int, tearDown: @escaping () -> Void
+  ) {
+    self.prepare = prepare
     self.run = run
     self.checksum = checksum
     self.tearDown = tearDown
@@ -78,6 +84,19 @@ public enum Workloads {
     Entry(
       name: "chain3-subscribe-dispose", streams: StreamsVariants.chain3SubscribeDispose,
       baseline: Baselines.chain3SubscribeDispose, mallocsPerOperation: 5),
+    Entry(
+      name: "subscribe-dispose-at-1", streams: { StreamsVariants.subscribeDispose(at: 1) },
+      baseline: { Baselines.subscribeDispose(at: 1) }, mallocsPerOperation: 2),
+    Entry(
+      name: "subscribe-dispose-at-100", streams: { StreamsVariants.subscribeDispose(at: 100) },
+      baseline: { Baselines.subscribeDispose(at: 100) }, mallocsPerOperation: 2),
+    Entry(
+      name: "subscribe-dispose-at-10000",
+      streams: { StreamsVariants.subscribeDispose(at: 10_000) },
+      baseline: { Baselines.subscribeDispose(at: 10_000) }, mallocsPerOperation: 2),
+    Entry(
+      name: "bag-teardown-10000", streams: StreamsVariants.bagTeardown,
+      baseline: Baselines.bagTeardown, mallocsPerOperation: 0),
     Entry(
       name: "fanout-1000", streams: StreamsVariants.fanout1000,
       baseline: Baselines.fanout1000, mallocsPerOperation: 0),

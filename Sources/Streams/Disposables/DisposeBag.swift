@@ -41,7 +41,12 @@ public final class DisposeBag: Sendable {
 
   /// Adds `disposable` to the bag.
   public func insert(_ disposable: any Disposable) {
-    insert([disposable])
+    let disposeNow = state.withLock { state -> Bool in
+      if state.isDisposed { return true }
+      state.disposables.append(disposable)
+      return false
+    }
+    if disposeNow { disposable.dispose() }
   }
 
   /// Adds the arguments to the bag.
