@@ -73,6 +73,7 @@ public enum Baselines {
     let held = Held<(HashedObservers, [Int])>()
     return Workload(
       prepare: { count in
+        held.value = nil
         let keyed = HashedObservers()
         for _ in 0..<max(0, 10_000 - count) { _ = keyed.add { counter.value &+= $0 } }
         let keys = (0..<count).map { _ in keyed.add { counter.value &+= $0 } }
@@ -81,10 +82,9 @@ public enum Baselines {
       run: { _ in
         guard let (keyed, keys) = held.value else { return }
         for key in keys { keyed.remove(key) }
-        held.value = nil
       },
       checksum: { counter.value },
-      tearDown: {})
+      tearDown: { held.value = nil })
   }
 
   /// Composes map → filter → map into one closure, adds it, removes it.

@@ -57,22 +57,29 @@ public enum StreamsVariants {
   /// fewer); an operation is one subscription of the bag disposed. `prepare` fills the bag.
   @Sendable public static func bagTeardown() -> Workload {
     let counter = Counter()
-    let held = Held<(PublishSubject<Int>, DisposeBag, [any Disposable])>()
+    // The subject and its other observers outlive the run, so that only the bag's subscriptions
+    // are torn down inside it; the next `prepare` (untimed) releases them.
+    let subject = Held<(PublishSubject<Int>, [any Disposable])>()
+    let bag = Held<DisposeBag>()
     return Workload(
       prepare: { count in
-        let subject = PublishSubject<Int>()
+        subject.value = nil
+        let fresh = PublishSubject<Int>()
         let others = (0..<max(0, 10_000 - count)).map { _ in
-          subject.subscribe(onNext: { counter.value &+= $0 })
+          fresh.subscribe(onNext: { counter.value &+= $0 })
         }
-        let bag = DisposeBag()
-        for _ in 0..<count { subject.subscribe(onNext: { counter.value &+= $0 }).disposed(by: bag) }
-        held.value = (subject, bag, others)
+        let filled = DisposeBag()
+        for _ in 0..<count {
+          fresh.subscribe(onNext: { counter.value &+= $0 }).disposed(by: filled)
+        }
+        subject.value = (fresh, others)
+        bag.value = filled
       },
       run: { _ in
-        held.value = nil  // releases the bag: one dispose per subscription
+        bag.value = nil  // releases the bag: one dispose per subscription
       },
       checksum: { counter.value },
-      tearDown: {})
+      tearDown: { subject.value = nil })
   }
 
   /// Subscribes through map → filter → map to a PublishSubject and disposes; an operation is one
