@@ -19,7 +19,9 @@ import StreamsShims
 /// The tail of the buffer is a run of words: word 0 is the atomic side word, the words after it
 /// hold the lock. The lock is `pthread_mutex_t` on Linux (ThreadSanitizer understands it) and
 /// `os_unfair_lock` on Apple platforms. It is never recursive: code must not call user code, an
-/// observer, `dispose()` or a scheduler while holding it.
+/// observer, `dispose()` or a scheduler while holding it, nor release a value there (a `deinit`
+/// is user code). A re-entered lock stops the program with a message naming the guarded state in
+/// debug builds (an error-checking mutex on Linux; `os_unfair_lock` traps by itself).
 @usableFromInline
 final class LockStorage<State>: ManagedBuffer<State, Int> {
   /// Words needed after the side word to hold the lock.
@@ -40,7 +42,17 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
         primitive.initialize(to: os_unfair_lock())
       #else
         primitive.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(primitive, nil)
+        #if DEBUG
+          // Error-checking in debug builds: a re-entered lock reports EDEADLK (`lock()` stops
+          // with a message) instead of hanging silently.
+          var attributes = pthread_mutexattr_t()
+          pthread_mutexattr_init(&attributes)
+          pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+          let result = pthread_mutex_init(primitive, &attributes)
+          pthread_mutexattr_destroy(&attributes)
+        #else
+          let result = pthread_mutex_init(primitive, nil)
+        #endif
         precondition(result == 0, "Streams: pthread_mutex_init failed with \(result)")
       #endif
     }
@@ -70,9 +82,25 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
         os_unfair_lock_lock(Self.primitive(words))
       #else
         let result = pthread_mutex_lock(Self.primitive(words))
-        precondition(result == 0, "Streams: pthread_mutex_lock failed with \(result)")
+        if result != 0 { Self.lockFailed(result) }
       #endif
     }
+  }
+
+  /// Stops the program for a failed `pthread_mutex_lock`: in debug builds a re-entered lock
+  /// (`EDEADLK`), which in release builds would hang. The message names the state the lock
+  /// guards, which names its owner (`SubjectCore<Int>.State`, ...).
+  @usableFromInline
+  static func lockFailed(_ result: Int32) -> Never {
+    #if !canImport(Darwin)
+      if result == EDEADLK {
+        preconditionFailure(
+          "Streams: the lock guarding \(State.self) was re-entered on the thread that holds it: "
+            + "code running under the lock (a deinit of a value released there, or a callback) "
+            + "called back into its owner. In a release build this would hang.")
+      }
+    #endif
+    preconditionFailure("Streams: pthread_mutex_lock failed with \(result)")
   }
 
   @inlinable
