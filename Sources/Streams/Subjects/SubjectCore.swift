@@ -377,19 +377,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
       defer { subscription.markDisposed() }
       if state.isDisposed || state.terminal != nil { return nil }
       state.subscribers -= 1
-      let word = self.state.loadWord()
-      // Compare-and-swap: the idle fast path may take the claim without the lock.
-      if word & Self.deliveringBit == 0,
-        self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
-      {
+      if claimUnderLock() {
+        // Nobody was delivering, so nothing is queued and, holding the lock and the claim, nobody
+        // else changes the word: remove the entry and release the claim with a store.
         let entry = table.remove(subscription)
-        // Holding the lock and the claim taken from idle, nothing is queued: release with a store.
-        self.state.storeWord(word)
+        self.state.storeWord(self.state.loadWord() & ~Self.deliveringBit)
         return entry
       }
+      // Someone delivers (the pending bit is set): queue the removal for them.
       state.pendingRemovals += 1
       _ = self.state.fetchOrWord(Self.removalsPendingBit)
-      _ = claimUnderLock()  // someone delivers: marks work as pending
       state.pending.append(.remove(subscription))
       return nil
     }
