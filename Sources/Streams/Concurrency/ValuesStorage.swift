@@ -39,7 +39,7 @@ final class ValuesStorage<Element: Sendable>: Sendable {
 
   /// Takes an element, the whole buffer, or tells the iterator to subscribe or suspend.
   @inlinable
-  func step(batch: inout RingBuffer<Element>) -> Step {
+  func step(batch: inout RingQueue<Element>) -> Step {
     let action = machine.withLock { machine -> ValuesStateMachine<Element>.NextAction? in
       if machine.takeAll(into: &batch) { return nil }
       return machine.next()

@@ -15,44 +15,6 @@ struct ValuesStateMachineTests {
     return nil
   }
 
-  @Test("the ring buffer keeps FIFO order across wrap-around and growth")
-  func ringBuffer() {
-    var buffer = RingBuffer<Int>()
-    var expected: [Int] = []
-    var received: [Int] = []
-    var next = 0
-    for round in 0..<50 {
-      for _ in 0..<(round % 7 + 1) {
-        buffer.append(next)
-        expected.append(next)
-        next += 1
-      }
-      for _ in 0..<(round % 5) {
-        if let value = buffer.popFirst() { received.append(value) }
-      }
-    }
-    while let value = buffer.popFirst() { received.append(value) }
-    #expect(received == expected)
-    #expect(buffer.isEmpty)
-    #expect(buffer.popFirst() == nil)
-  }
-
-  @Test("the ring buffer clears a popped slot at once")
-  func ringBufferReleases() {
-    final class Token {}
-    var buffer = RingBuffer<Token>()
-    weak var released: Token?
-    do {
-      let token = Token()
-      released = token
-      buffer.append(token)
-      buffer.append(Token())
-    }
-    _ = buffer.popFirst()
-    #expect(released == nil)
-    #expect(buffer.count == 1)
-  }
-
   @Test("first next() subscribes; the first element during subscribe is handed over")
   func subscribeHandsFirstElement() {
     var machine = ValuesStateMachine<Int>(policy: .bufferingOldest(0))
@@ -223,7 +185,7 @@ struct ValuesStateMachineTests {
     _ = unbounded.subscribed(CountingDisposable())
     _ = unbounded.element(2)
     _ = unbounded.element(3)
-    var batch = RingBuffer<Int>()
+    var batch = RingQueue<Int>()
     let beforeHandOff = unbounded.takeAll(into: &batch)
     #expect(!beforeHandOff)  // the hand-off comes first
     #expect(element(unbounded.next()) == 1)
@@ -235,7 +197,7 @@ struct ValuesStateMachineTests {
     _ = bounded.next()
     _ = bounded.subscribed(CountingDisposable())
     for value in 1...4 { _ = bounded.element(value) }
-    var other = RingBuffer<Int>()
+    var other = RingQueue<Int>()
     _ = bounded.next()
     let boundedTakes = bounded.takeAll(into: &other)
     #expect(!boundedTakes)
