@@ -117,3 +117,45 @@ extension SerialOutboxOwner {
     }
   }
 }
+
+/// Lock-guarded state whose ``SerialOutbox`` delivers to a ``GuardedSink``: the time-based
+/// operators (`debounce`, `throttle`, `buffer`, `delay`, `timeout`, `take(for:)`, `sample`), whose
+/// events come from the source and from a scheduler. (`observe(on:)` delivers from the same
+/// outbox, one scheduled action per event.)
+///
+/// The sink guards the downstream (it drops what follows a terminal event or disposal), so such
+/// an outbox is never disposed: events queued when the subscription ends are drained by whoever
+/// holds the delivery claim, to a sink that drops them, and released by that thread outside the
+/// lock.
+@usableFromInline
+protocol OutboxState {
+  associatedtype Output
+  var outbox: SerialOutbox<Output> { get set }
+}
+
+extension Locked where State: OutboxState {
+  /// Runs `body` under the lock, then delivers the event it handed back (the first non-`nil`
+  /// result of its ``SerialOutbox/send(_:)`` calls) and what was queued behind it.
+  @inlinable
+  @discardableResult
+  func update<Result>(
+    into sink: GuardedSink<State.Output>,
+    _ body: (inout State) -> (result: Result, deliver: Event<State.Output>?)
+  ) -> Result {
+    let (result, first) = withLock(body)
+    drain(first, into: sink)
+    return result
+  }
+
+  /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
+  /// behind it to `sink`, outside the lock.
+  @inlinable
+  func drain(_ first: Event<State.Output>?, into sink: GuardedSink<State.Output>) {
+    guard var event = first else { return }
+    while true {
+      sink.on(event)
+      guard let next = withLock({ $0.outbox.next() }) else { return }
+      event = next
+    }
+  }
+}
