@@ -244,13 +244,15 @@ enum PackSupport {
   }
 }
 
-/// Reads boxed values back in order with their static types.
-struct PackReader {
-  private let values: ContiguousArray<Any>
-  private var index = 0
+/// Reads boxed values back in order with their static types (the combinations of `combineLatest`
+/// and `zip` over parameter packs, and of `Maybe.zip`).
+struct PackReader<Values: RandomAccessCollection<Any>> where Values.Index == Int {
+  private let values: Values
+  private var index: Int
 
-  init(_ values: ContiguousArray<Any>) {
+  init(_ values: Values) {
     self.values = values
+    self.index = values.startIndex
   }
 
   /// The next value, which the combining operator stored from a source of element type `type`.
