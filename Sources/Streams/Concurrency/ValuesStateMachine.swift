@@ -183,8 +183,9 @@ struct ValuesStateMachine<Element> {
     case none
     /// Dispose, then resume the waiting consumer with `nil`.
     case disposeAndResume(Continuation, (any Disposable)?)
-    /// Release these elements (outside the lock: their deinit may run user code).
-    case release(RingQueue<Element>, Element?)
+    /// Release these elements and the undelivered terminal event's error (outside the lock: their
+    /// deinit may run user code).
+    case release(RingQueue<Element>, Element?, PendingTerminal?)
   }
 
   /// The consuming task was cancelled.
@@ -205,8 +206,7 @@ struct ValuesStateMachine<Element> {
         return .disposeAndResume(waiter, disposable)
       }
       phase = .cancelled
-      pending = nil
-      return .release(buffer.removeAll(), handoff.take())
+      return .release(buffer.removeAll(), handoff.take(), pending.take())
     case .cancelled, .finished:
       return .none
     }
@@ -215,13 +215,12 @@ struct ValuesStateMachine<Element> {
   /// The iterator was dropped: returns what to dispose and release outside the lock.
   @inlinable
   mutating func iteratorDropped() -> (
-    dispose: (any Disposable)?, release: (RingQueue<Element>, Element?)
+    dispose: (any Disposable)?, release: (RingQueue<Element>, Element?, PendingTerminal?)
   ) {
     phase = .finished
-    pending = nil
     let disposable = upstream
     upstream = nil
-    return (disposable, (buffer.removeAll(), handoff.take()))
+    return (disposable, (buffer.removeAll(), handoff.take(), pending.take()))
   }
 
   // MARK: producer

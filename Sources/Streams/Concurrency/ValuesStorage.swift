@@ -93,8 +93,8 @@ final class ValuesStorage<Element: Sendable>: Sendable {
     case .disposeAndResume(let continuation, let disposable):
       disposable?.dispose()
       continuation.resume(returning: .success(nil))
-    case .release(let elements, let handoff):
-      withExtendedLifetime((elements, handoff)) {}
+    case .release(let elements, let handoff, let terminal):
+      withExtendedLifetime((elements, handoff, terminal)) {}
     }
   }
 

@@ -126,7 +126,7 @@ struct ValuesStateMachineTests {
     _ = machine.subscribed(upstream)
     _ = machine.element(1)
     _ = machine.element(2)
-    guard case .release(let released, nil) = machine.cancelled() else {
+    guard case .release(let released, nil, nil) = machine.cancelled() else {
       Issue.record("expected the buffer to release")
       return
     }
@@ -174,6 +174,37 @@ struct ValuesStateMachineTests {
     guard case .none = machine.element(2) else {
       Issue.record("elements after the end are ignored")
       return
+    }
+  }
+
+  @Test("cancelling or dropping the iterator hands back an undelivered error with the buffer")
+  func undeliveredErrorHandedBack() {
+    final class Failure: Error {}
+    for dropIterator in [false, true] {
+      var machine = ValuesStateMachine<Int>(policy: .unbounded)
+      _ = machine.next()
+      _ = machine.subscribed(CountingDisposable())
+      _ = machine.element(1)
+      weak var failure: Failure?
+      do {
+        let error = Failure()
+        failure = error
+        _ = machine.terminal(.failed(error))
+      }
+      #expect(failure != nil)
+      if dropIterator {
+        let (_, released) = machine.iteratorDropped()
+        #expect(released.0.count == 1)
+        #expect(released.2?.error as AnyObject? === failure)
+      } else {
+        guard case .release(let elements, nil, let terminal?) = machine.cancelled() else {
+          Issue.record("expected the buffer and the error to be handed back")
+          continue
+        }
+        #expect(elements.count == 1)
+        #expect(terminal.error as AnyObject? === failure)
+      }
+      #expect(failure == nil)  // released with what was handed back, outside the machine
     }
   }
 
