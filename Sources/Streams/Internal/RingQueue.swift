@@ -1,8 +1,8 @@
 /// The first-in first-out queue of Streams: a growable circular buffer.
 ///
-/// Every queue of events, elements or sources waiting under a lock is a `RingQueue` (the outboxes,
-/// `zip`'s buffers, `merge`'s waiting and starting sequences, `delay`, `observe(on:)`, the
-/// iterator buffer of `values`):
+/// Every first-in first-out queue is a `RingQueue`: ``SerialOutbox``'s pending events, `zip`'s
+/// buffers, `merge`'s waiting and starting sequences, `delay`, `takeLast`, the
+/// `CurrentThreadScheduler` trampoline, the iterator buffer of `values`.
 ///
 /// - ``append(_:)`` and ``popFirst()`` cost amortized O(1) and nothing is ever shifted. Once the
 ///   capacity has grown to the largest backlog, neither allocates.
@@ -11,6 +11,8 @@
 /// - ``removeAll()`` hands the removed elements back to the caller instead of releasing them:
 ///   under a lock, the caller returns them out of the critical section and lets them go after
 ///   unlocking, because an element's `deinit` is user code that may re-enter the lock's owner.
+/// - It is a `RandomAccessCollection` front to back, for reading without removing (`last` is the
+///   newest element).
 ///
 /// ```swift
 /// var queue = RingQueue<Int>()
@@ -110,3 +112,22 @@ struct RingQueue<Element> {
 }
 
 extension RingQueue: Sendable where Element: Sendable {}
+
+/// Reading without removing (a replay buffer handing its elements to a new subscriber): the
+/// queued elements front to back, position 0 being the one ``RingQueue/popFirst()`` returns next.
+/// `last` is the most recently appended element.
+extension RingQueue: RandomAccessCollection {
+  @inlinable
+  var startIndex: Int { 0 }
+
+  @inlinable
+  var endIndex: Int { count }
+
+  @inlinable
+  subscript(position: Int) -> Element {
+    precondition(position >= 0 && position < count, "RingQueue: position \(position) out of range")
+    var index = head &+ position
+    if index >= slots.count { index &-= slots.count }
+    return slots[index]!
+  }
+}

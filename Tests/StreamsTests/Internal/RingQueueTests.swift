@@ -99,6 +99,25 @@ struct RingQueueTests {
     #expect(queue.popFirst()?.id == 10)
   }
 
+  @Test("reading front to back: positions, last, iteration across the end of the ring")
+  func collection() {
+    var queue = RingQueue<Int>()
+    #expect(queue.last == nil)
+    #expect(Array(queue) == [])
+    for value in 0..<8 { queue.append(value) }
+    for _ in 0..<6 { _ = queue.popFirst() }
+    for value in 8..<12 { queue.append(value) }  // slots 6, 7, then 0 to 3
+    #expect(queue.capacity == 8)
+    #expect(Array(queue) == [6, 7, 8, 9, 10, 11])
+    #expect(queue.map { $0 * 10 } == [60, 70, 80, 90, 100, 110])
+    #expect(queue[0] == 6)
+    #expect(queue[5] == 11)
+    #expect(queue.first == 6)
+    #expect(queue.last == 11)
+    #expect(queue.count == 6)
+    #expect(queue.popFirst() == 6)  // reading removed nothing
+  }
+
   @Test("copies are independent")
   func copyOnWrite() {
     var queue = RingQueue<Int>()
