@@ -166,7 +166,7 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     @usableFromInline let lifetime: ValuesIteratorLifetime<Element>
     /// Elements taken from the storage in one lock (unbounded policy only), consumed in order
     /// before the storage is asked again.
-    @usableFromInline var batch = RingBuffer<Element>()
+    @usableFromInline var batch = RingQueue<Element>()
 
     @inlinable
     init(source: Observable<Element>, storage: ValuesStorage<Element>) {
@@ -191,7 +191,7 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     {
       let storage = lifetime.storage
       if Task.isCancelled {
-        batch = RingBuffer()
+        batch = RingQueue()
         storage.cancel()
       } else if let element = batch.popFirst() {
         return element

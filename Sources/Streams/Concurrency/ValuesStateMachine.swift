@@ -33,7 +33,7 @@ struct ValuesStateMachine<Element> {
   }
 
   @usableFromInline var phase: Phase = .idle
-  @usableFromInline var buffer = RingBuffer<Element>()
+  @usableFromInline var buffer = RingQueue<Element>()
   /// A terminal event received but not yet delivered: `nil` error means completion.
   @usableFromInline var pending: PendingTerminal?
   @usableFromInline var waiter: Continuation?
@@ -120,7 +120,7 @@ struct ValuesStateMachine<Element> {
   /// capacity to the producer. Only for the unbounded policy, where taking many elements under one
   /// lock is indistinguishable from taking them one by one.
   @inlinable
-  mutating func takeAll(into batch: inout RingBuffer<Element>) -> Bool {
+  mutating func takeAll(into batch: inout RingQueue<Element>) -> Bool {
     guard phase == .active, limit == Int.max, handoff == nil, buffer.count > 1 else {
       return false
     }
@@ -183,8 +183,9 @@ struct ValuesStateMachine<Element> {
     case none
     /// Dispose, then resume the waiting consumer with `nil`.
     case disposeAndResume(Continuation, (any Disposable)?)
-    /// Release these elements (outside the lock: their deinit may run user code).
-    case release(RingBuffer<Element>, Element?)
+    /// Release these elements and the undelivered terminal event's error (outside the lock: their
+    /// deinit may run user code).
+    case release(RingQueue<Element>, Element?, PendingTerminal?)
   }
 
   /// The consuming task was cancelled.
@@ -205,10 +206,7 @@ struct ValuesStateMachine<Element> {
         return .disposeAndResume(waiter, disposable)
       }
       phase = .cancelled
-      pending = nil
-      var released = RingBuffer<Element>()
-      swap(&released, &buffer)
-      return .release(released, handoff.take())
+      return .release(buffer.removeAll(), handoff.take(), pending.take())
     case .cancelled, .finished:
       return .none
     }
@@ -217,15 +215,12 @@ struct ValuesStateMachine<Element> {
   /// The iterator was dropped: returns what to dispose and release outside the lock.
   @inlinable
   mutating func iteratorDropped() -> (
-    dispose: (any Disposable)?, release: (RingBuffer<Element>, Element?)
+    dispose: (any Disposable)?, release: (RingQueue<Element>, Element?, PendingTerminal?)
   ) {
     phase = .finished
-    pending = nil
     let disposable = upstream
     upstream = nil
-    var released = RingBuffer<Element>()
-    swap(&released, &buffer)
-    return (disposable, (released, handoff.take()))
+    return (disposable, (buffer.removeAll(), handoff.take(), pending.take()))
   }
 
   // MARK: producer
@@ -304,58 +299,5 @@ extension ValuesStateMachine.PendingTerminal {
     case .completed: return .success(nil)
     case .failed(let error): return .failure(error)
     }
-  }
-}
-
-/// A first-in first-out queue on a growable circular buffer: appending and popping cost no
-/// allocation once the capacity has grown to the largest backlog, and a popped slot is cleared at
-/// once, so the queue never keeps a consumed element alive.
-@usableFromInline
-struct RingBuffer<Element> {
-  @usableFromInline var slots: ContiguousArray<Element?> = []
-  @usableFromInline var head = 0
-  @usableFromInline var count = 0
-
-  @inlinable
-  init() {}
-
-  @inlinable
-  var isEmpty: Bool { count == 0 }
-
-  @inlinable
-  mutating func append(_ element: Element) {
-    if count == slots.count { grow() }
-    var index = head + count
-    if index >= slots.count { index -= slots.count }
-    slots[index] = element
-    count += 1
-  }
-
-  @inlinable
-  mutating func popFirst() -> Element? {
-    guard count > 0 else { return nil }
-    let element = slots[head].take()
-    head += 1
-    if head == slots.count { head = 0 }
-    count -= 1
-    if count == 0 { head = 0 }
-    return element
-  }
-
-  // @inlinable so that it is specialized with the rest of the buffer: unspecialized, filling the
-  // new slots with `nil` made one allocation per slot (bridge-values: 1.5 mallocs per element).
-  @inlinable
-  mutating func grow() {
-    let capacity = Swift.max(8, slots.count * 2)
-    var grown = ContiguousArray<Element?>()
-    grown.reserveCapacity(capacity)
-    for offset in 0..<count {
-      var index = head + offset
-      if index >= slots.count { index -= slots.count }
-      grown.append(slots[index].take())
-    }
-    grown.append(contentsOf: repeatElement(nil, count: capacity - count))
-    slots = grown
-    head = 0
   }
 }

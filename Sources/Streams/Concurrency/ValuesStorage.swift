@@ -39,7 +39,7 @@ final class ValuesStorage<Element: Sendable>: Sendable {
 
   /// Takes an element, the whole buffer, or tells the iterator to subscribe or suspend.
   @inlinable
-  func step(batch: inout RingBuffer<Element>) -> Step {
+  func step(batch: inout RingQueue<Element>) -> Step {
     let action = machine.withLock { machine -> ValuesStateMachine<Element>.NextAction? in
       if machine.takeAll(into: &batch) { return nil }
       return machine.next()
@@ -93,8 +93,8 @@ final class ValuesStorage<Element: Sendable>: Sendable {
     case .disposeAndResume(let continuation, let disposable):
       disposable?.dispose()
       continuation.resume(returning: .success(nil))
-    case .release(let elements, let handoff):
-      withExtendedLifetime((elements, handoff)) {}
+    case .release(let elements, let handoff, let terminal):
+      withExtendedLifetime((elements, handoff, terminal)) {}
     }
   }
 

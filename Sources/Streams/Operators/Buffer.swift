@@ -48,14 +48,16 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
     /// The timer of the open window; `nil` once the timers are stopped.
     var timer: (any Disposable)?
     var timersStopped = false
-    var outbox = Outbox<[Element]>()
+    var outbox = SerialOutbox<[Element]>()
 
-    /// Emits the buffer and starts the next window; returns its id.
-    mutating func closeWindow() -> Int {
+    /// Emits the buffer and starts the next window: returns the new window's id (`nil` once the
+    /// sequence ended) and the event to deliver.
+    mutating func closeWindow() -> (result: Int?, deliver: Event<[Element]>?) {
+      if outbox.isClosed { return (nil, nil) }
       window &+= 1
-      outbox.send(.next(buffer))
-      buffer = []
-      return window
+      var full: [Element] = []
+      swap(&full, &buffer)
+      return (window, outbox.send(.next(full)))
     }
   }
 
@@ -78,8 +80,8 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
   func startTimer(window: Int) {
     if state.withLock({ $0.timersStopped }) { return }
     let scheduled = scheduler.scheduleRelative(window, dueTime: timeSpan) { [self] window in
-      let next = state.update(into: output) { s -> Int? in
-        s.window == window ? s.closeWindow() : nil
+      let next = state.update(into: output) { s -> (result: Int?, deliver: Event<[Element]>?) in
+        s.window == window ? s.closeWindow() : (nil, nil)
       }
       if let next { startTimer(window: next) }
       return Disposables.create()
@@ -110,21 +112,28 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
     switch event {
     case .next(let element):
       guard output.isActive else { return }
-      let next = state.update(into: output) { s -> Int? in
+      let next = state.update(into: output) { s -> (result: Int?, deliver: Event<[Element]>?) in
+        if s.outbox.isClosed { return (nil, nil) }
         s.buffer.append(element)
-        return s.buffer.count == count ? s.closeWindow() : nil
+        return s.buffer.count == count ? s.closeWindow() : (nil, nil)
       }
       if let next { startTimer(window: next) }
     case .error(let error):
-      state.update(into: output) { s in
-        s.buffer = []
-        s.outbox.send(.error(error))
+      // The buffered elements leave the lock and are released after it.
+      let dropped = state.update(into: output) { s in
+        var dropped: [Element] = []
+        swap(&dropped, &s.buffer)
+        return (dropped, s.outbox.send(.error(error)))
       }
+      withExtendedLifetime(dropped) {}
     case .completed:
       state.update(into: output) { s in
-        s.outbox.send(.next(s.buffer))
-        s.buffer = []
-        s.outbox.send(.completed)
+        if s.outbox.isClosed { return ((), nil) }
+        var last: [Element] = []
+        swap(&last, &s.buffer)
+        let first = s.outbox.send(.next(last))
+        let completed = s.outbox.send(.completed)
+        return ((), first ?? completed)
       }
     }
   }

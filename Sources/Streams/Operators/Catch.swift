@@ -198,8 +198,10 @@ final class CatchSequenceSink<Element>: Disposable, @unchecked Sendable {
     case .next, .completed:
       downstream.on(event)
     case .error(let error):
-      state.withLock { $0.lastError = error }
+      // The previous error is released after the lock (its deinit may re-enter).
+      let replaced = state.withLock { $0.lastError.replace(with: error) }
       moveNext()
+      withExtendedLifetime(replaced) {}
     }
   }
 

@@ -45,7 +45,7 @@ extension ObservableType where Element: Sendable {
 @usableFromInline
 final class DebounceSink<Element: Sendable>: @unchecked Sendable {
   @usableFromInline
-  struct State {
+  struct State: OutboxState {
     /// The generation of the latest element: a timer fires only for the element it was
     /// scheduled for.
     @usableFromInline var id: UInt64 = 0
@@ -76,32 +76,33 @@ final class DebounceSink<Element: Sendable>: @unchecked Sendable {
     switch event {
     case .next(let element):
       guard output.isActive else { return }
-      let id = state.withLock { s -> UInt64 in
+      let (id, replaced) = state.withLock { s -> (UInt64, Element?) in
         s.id &+= 1
-        s.value = element
-        return s.id
+        return (s.id, s.value.replace(with: element))
       }
       timer.disposable = scheduler.scheduleRelative((self, id), dueTime: dueTime) { tick in
         tick.0.fire(tick.1)
         return Disposables.create()
       }
+      // Released last, after the lock and after this element's timer is in place: its deinit
+      // may send another element, whose timer must replace this one.
+      withExtendedLifetime(replaced) {}
     case .error:
-      let first = state.withLock { s -> Event<Element>? in
-        s.value = nil
-        return s.outbox.send(event)
+      let (first, dropped) = state.withLock { s -> (Event<Element>?, Element?) in
+        (s.outbox.send(event), s.value.take())
       }
-      deliver(first)
+      state.drain(first, into: output)
+      withExtendedLifetime(dropped) {}
     case .completed:
       let first = state.withLock { s -> Event<Element>? in
         var first: Event<Element>?
-        if let value = s.value {
-          s.value = nil
+        if !s.outbox.isClosed, let value = s.value.take() {
           first = s.outbox.send(.next(value))
         }
         let completed = s.outbox.send(.completed)
         return first ?? completed
       }
-      deliver(first)
+      state.drain(first, into: output)
     }
   }
 
@@ -109,21 +110,9 @@ final class DebounceSink<Element: Sendable>: @unchecked Sendable {
   @inlinable
   func fire(_ id: UInt64) {
     let first = state.withLock { s -> Event<Element>? in
-      guard s.id == id, let value = s.value else { return nil }
-      s.value = nil
+      guard s.id == id, !s.outbox.isClosed, let value = s.value.take() else { return nil }
       return s.outbox.send(.next(value))
     }
-    deliver(first)
-  }
-
-  /// Delivers `first` (this thread won the outbox) and then whatever was queued meanwhile.
-  @inlinable
-  func deliver(_ first: Event<Element>?) {
-    guard var event = first else { return }
-    while true {
-      output.on(event)
-      guard let next = state.withLock({ $0.outbox.next() }) else { return }
-      event = next
-    }
+    state.drain(first, into: output)
   }
 }

@@ -38,12 +38,11 @@ extension ObservableType where Element: Sendable {
 private final class DelaySink<Element: Sendable>: @unchecked Sendable {
   struct State: OutboxState {
     /// Events waiting, with the time they arrived.
-    var queue: [(time: RxTime, event: Event<Element>)] = []
-    var head = 0
+    var queue = RingQueue<(time: RxTime, event: Event<Element>)>()
     /// A timer is pending or running.
     var active = false
     var stopped = false
-    var outbox = Outbox<Element>()
+    var outbox = SerialOutbox<Element>()
   }
 
   let output: GuardedSink<Element>
@@ -63,12 +62,12 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
     if event.isStopEvent { sourceSubscription.dispose() }
     switch event {
     case .error:
-      state.update(into: output) { s in
+      // The waiting events leave the lock and are released after it.
+      let dropped = state.update(into: output) { s in
         s.stopped = true
-        s.queue = []
-        s.head = 0
-        s.outbox.send(event)
+        return (s.queue.removeAll(), s.outbox.send(event))
       }
+      withExtendedLifetime(dropped) {}
     case .next, .completed:
       guard output.isActive else { return }
       let now = scheduler.now
@@ -94,21 +93,20 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
   /// Emits the oldest waiting event, then schedules the next one relative to its arrival time.
   private func fire() {
     let now = scheduler.now
-    let wait = state.update(into: output) { s -> Int64? in
-      guard s.head < s.queue.count else {
+    let wait = state.update(into: output) { s -> (result: Int64?, deliver: Event<Element>?) in
+      // Once the sequence ended, what is left waits for the sink's deinit: a dropped event would
+      // be released here, under the lock.
+      guard !s.outbox.isClosed, let entry = s.queue.popFirst() else {
         s.active = false
-        return nil
+        return (nil, nil)
       }
-      s.outbox.send(s.queue[s.head].event)
-      s.head += 1
-      if s.head == s.queue.count {
-        s.queue = []
-        s.head = 0
+      let deliver = s.outbox.send(entry.event)
+      guard let next = s.queue.first?.time else {
         s.active = false
-        return nil
+        return (nil, deliver)
       }
-      let due = s.queue[s.head].time.adding(dueTime)
-      return max(0, due.nanoseconds &- now.nanoseconds)
+      let due = next.adding(dueTime)
+      return (max(0, due.nanoseconds &- now.nanoseconds), deliver)
     }
     if let wait { schedule(after: .nanoseconds(Int(wait))) }
   }

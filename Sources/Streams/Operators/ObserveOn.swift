@@ -24,8 +24,7 @@ extension ObservableType where Element: Sendable {
       observer in
       let sink = ObserveOnSink(observer, scheduler: scheduler)
       sink.output.setUpstream(
-        Disposables.create(
-          source.subscribeNested(AnyObserver(eventHandler: sink.on)), sink.scheduled))
+        Disposables.create(source.subscribeNested(AnyObserver(eventHandler: sink.on)), sink))
       return sink.output
     }
   }
@@ -39,29 +38,16 @@ extension ObservableType where Element: Sendable {
   }
 }
 
-/// `@unchecked Sendable`: the queue and the running flag are behind `state`'s lock; `output`
-/// guards the downstream; `scheduler` and `scheduled` are `Sendable`.
-private final class ObserveOnSink<Element: Sendable>: @unchecked Sendable {
-  struct State {
-    var queue: [Event<Element>] = []
-    var head = 0
-    var running = false
-
-    mutating func pop() -> Event<Element>? {
-      guard head < queue.count else {
-        queue = []
-        head = 0
-        running = false
-        return nil
-      }
-      defer { head += 1 }
-      return queue[head]
-    }
-  }
-
+/// Queues the source's events in a ``SerialOutbox``; the event that claims delivery starts a
+/// recursive action on the scheduler, which delivers it and then, one action per event, whatever
+/// was queued meanwhile, until the outbox is empty.
+///
+/// `@unchecked Sendable`: the outbox is behind `state`'s lock; `output` guards the downstream;
+/// `scheduler` and `scheduled` are `Sendable`.
+private final class ObserveOnSink<Element: Sendable>: Disposable, @unchecked Sendable {
   let output: GuardedSink<Element>
-  let scheduled = SerialDisposable()
-  private let state = Locked(State())
+  private let scheduled = SerialDisposable()
+  private let state = Locked(SerialOutbox<Element>())
   private let scheduler: any ImmediateSchedulerType
 
   init(_ observer: AnyObserver<Element>, scheduler: any ImmediateSchedulerType) {
@@ -71,31 +57,27 @@ private final class ObserveOnSink<Element: Sendable>: @unchecked Sendable {
 
   func on(_ event: Event<Element>) {
     if output.isDisposed { return }
-    let start = state.withLock { s -> Bool in
-      s.queue.append(event)
-      if s.running { return false }
-      s.running = true
-      return true
-    }
-    if start {
-      scheduled.disposable = scheduler.scheduleRecursive(()) { [self] _, recurse in
-        if step() { recurse(()) }
-      }
+    guard let first = state.withLock({ $0.send(event) }) else { return }
+    scheduled.disposable = scheduler.scheduleRecursive(first) { [self] event, recurse in
+      if let next = deliver(event) { recurse(next) }
     }
   }
 
-  /// Delivers one queued event; returns `true` when more are waiting.
-  private func step() -> Bool {
-    guard let event = state.withLock({ $0.pop() }) else { return false }
-    if output.isDisposed { return false }
+  /// Delivers `event`; returns the next queued event, or `nil` when delivery stops: the queue is
+  /// empty (the delivery claim is released), the sequence ended, or the subscription was
+  /// disposed (``dispose()`` released the queue).
+  private func deliver(_ event: Event<Element>) -> Event<Element>? {
+    if output.isDisposed { return nil }
     output.on(event)
-    if event.isStopEvent { return false }
-    return state.withLock { s -> Bool in
-      if s.head < s.queue.count { return true }
-      s.queue = []
-      s.head = 0
-      s.running = false
-      return false
-    }
+    if event.isStopEvent { return nil }
+    return state.withLock { $0.next() }
+  }
+
+  /// Part of the subscription's disposal: cancels the scheduled delivery and releases the queued
+  /// events, after the lock.
+  func dispose() {
+    scheduled.dispose()
+    let dropped = state.withLock { $0.dispose() }
+    withExtendedLifetime(dropped) {}
   }
 }

@@ -52,7 +52,7 @@ private final class SampleSink<Element> {
   struct State: OutboxState {
     var element: Element?
     var atEnd = false
-    var outbox = Outbox<Element>()
+    var outbox = SerialOutbox<Element>()
   }
 
   let output: GuardedSink<Element>
@@ -72,9 +72,13 @@ private final class SampleSink<Element> {
   func onSource(_ event: Event<Element>) {
     switch event {
     case .next(let element):
-      state.withLock { $0.element = element }
+      // The element it replaces is released after the lock.
+      let replaced = state.withLock { s in
+        s.outbox.isClosed ? nil : s.element.replace(with: element)
+      }
+      withExtendedLifetime(replaced) {}
     case .error:
-      state.update(into: output) { $0.outbox.send(event) }
+      state.update(into: output) { ((), $0.outbox.send(event)) }
     case .completed:
       state.withLock { $0.atEnd = true }
       sourceSubscription.dispose()
@@ -84,19 +88,19 @@ private final class SampleSink<Element> {
   /// A sampler event: an element or a completion (`failure == nil`), or an error.
   func onSampler(failure: (any Error)?) {
     state.update(into: output) { s in
-      if let error = failure {
-        s.outbox.send(.error(error))
-        return
-      }
-      if let element = s.element {
-        s.element = nil
-        s.outbox.send(.next(element))
+      if let error = failure { return ((), s.outbox.send(.error(error))) }
+      if s.outbox.isClosed { return ((), nil) }
+      var first: Event<Element>?
+      if let element = s.element.take() {
+        first = s.outbox.send(.next(element))
       } else if let defaultValue {
-        s.outbox.send(.next(defaultValue))
+        first = s.outbox.send(.next(defaultValue))
       }
       if s.atEnd {
-        s.outbox.send(.completed)
+        let completed = s.outbox.send(.completed)
+        first = first ?? completed
       }
+      return ((), first)
     }
   }
 }

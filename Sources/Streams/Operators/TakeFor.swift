@@ -57,7 +57,7 @@ extension ObservableType {
 /// downstream.
 private final class TakeForSink<Element>: @unchecked Sendable {
   struct State: OutboxState {
-    var outbox = Outbox<Element>()
+    var outbox = SerialOutbox<Element>()
   }
 
   let output: GuardedSink<Element>
@@ -68,6 +68,6 @@ private final class TakeForSink<Element>: @unchecked Sendable {
   }
 
   func on(_ event: Event<Element>) {
-    state.update(into: output) { $0.outbox.send(event) }
+    state.update(into: output) { ((), $0.outbox.send(event)) }
   }
 }

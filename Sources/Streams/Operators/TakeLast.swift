@@ -19,19 +19,22 @@ extension ObservableType {
     return Observable(kind: "takeLast", upstreams: [source.traceID], file: file, line: line) {
       observer in
       let sink = GuardedSink(observer)
-      var buffer = LastElements<Element>(capacity: count)
+      // The last `count` elements, oldest first.
+      var buffer = RingQueue<Element>()
       sink.setUpstream(
         source.subscribeNested(
           AnyObserver { event in
             switch event {
             case .next(let element):
+              guard count > 0 else { return }
               buffer.append(element)
+              if buffer.count > count { _ = buffer.popFirst() }
             case .error:
-              buffer.removeAll()
+              _ = buffer.removeAll()
               sink.on(event)
             case .completed:
-              let elements = buffer.drain()
-              for element in elements {
+              var elements = buffer.removeAll()
+              while let element = elements.popFirst() {
                 guard sink.isActive else { return }
                 sink.on(.next(element))
               }
@@ -40,37 +43,5 @@ extension ObservableType {
           }))
       return sink
     }
-  }
-}
-
-/// A ring buffer keeping the last `capacity` elements appended.
-private struct LastElements<Element> {
-  let capacity: Int
-  private var storage: [Element] = []
-  private var start = 0
-
-  init(capacity: Int) {
-    self.capacity = capacity
-  }
-
-  mutating func append(_ element: Element) {
-    guard capacity > 0 else { return }
-    if storage.count < capacity {
-      storage.append(element)
-    } else {
-      storage[start] = element
-      start = (start + 1) % capacity
-    }
-  }
-
-  mutating func removeAll() {
-    storage = []
-    start = 0
-  }
-
-  /// The elements, oldest first; empties the buffer.
-  mutating func drain() -> [Element] {
-    defer { removeAll() }
-    return Array(storage[start...] + storage[..<start])
   }
 }

@@ -41,15 +41,17 @@ extension ObservableType where Element: Sendable {
 /// the other properties are immutable and `Sendable`.
 private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
   struct State: OutboxState {
+    /// The element kept for the end of the window (`latest: true`).
     var lastUnsent: Element?
     var lastSentTime: RxTime?
+    /// The source completed while an element was kept: completes after emitting it.
     var completed = false
-    var outbox = Outbox<Element>()
+    var outbox = SerialOutbox<Element>()
 
-    mutating func sendNow(_ element: Element, at now: RxTime) {
-      lastUnsent = nil
-      outbox.send(.next(element))
+    /// Emits `element` now; returns the event to deliver.
+    mutating func sendNow(_ element: Element, at now: RxTime) -> Event<Element>? {
       lastSentTime = now
+      return outbox.send(.next(element))
     }
   }
 
@@ -75,7 +77,10 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
     case .next(let element):
       guard output.isActive else { return }
       let now = scheduler.now
-      let wait = state.update(into: output) { s -> Int64? in
+      // `replaced`: a kept element this one supersedes, released after the lock.
+      let (wait, replaced) = state.update(into: output) {
+        s -> (result: (wait: Int64?, replaced: Element?), deliver: Event<Element>?) in
+        if s.outbox.isClosed { return ((nil, nil), nil) }
         let remaining: Int64
         if let last = s.lastSentTime {
           let elapsed = now.nanoseconds &- last.nanoseconds
@@ -84,13 +89,13 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
           remaining = 0
         }
         if remaining <= 0 {
-          s.sendNow(element, at: now)
-          return nil
+          let replaced = s.lastUnsent.take()
+          return ((nil, replaced), s.sendNow(element, at: now))
         }
-        guard latest else { return nil }
+        guard latest else { return ((nil, nil), nil) }
         let inFlight = s.lastUnsent != nil
-        s.lastUnsent = element
-        return inFlight ? nil : remaining
+        let replaced = s.lastUnsent.replace(with: element)
+        return ((inFlight ? nil : remaining, replaced), nil)
       }
       if let wait {
         timer.disposable = scheduler.scheduleRelative((), dueTime: .nanoseconds(Int(wait))) {
@@ -99,18 +104,19 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
           return Disposables.create()
         }
       }
+      withExtendedLifetime(replaced) {}
     case .error:
-      state.update(into: output) { s in
-        s.lastUnsent = nil
-        s.outbox.send(event)
+      let dropped = state.update(into: output) { s in
+        (s.lastUnsent.take(), s.outbox.send(event))
       }
+      withExtendedLifetime(dropped) {}
     case .completed:
       state.update(into: output) { s in
         if s.lastUnsent != nil {
           s.completed = true
-        } else {
-          s.outbox.send(.completed)
+          return ((), nil)
         }
+        return ((), s.outbox.send(.completed))
       }
     }
   }
@@ -118,12 +124,15 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
   private func propagate() {
     let now = scheduler.now
     state.update(into: output) { s in
-      if let element = s.lastUnsent {
-        s.sendNow(element, at: now)
+      var first: Event<Element>?
+      if !s.outbox.isClosed, let element = s.lastUnsent.take() {
+        first = s.sendNow(element, at: now)
       }
       if s.completed {
-        s.outbox.send(.completed)
+        let completed = s.outbox.send(.completed)
+        first = first ?? completed
       }
+      return ((), first)
     }
   }
 }

@@ -85,7 +85,7 @@ private final class TimeoutSink<Element>: @unchecked Sendable {
   struct State: OutboxState {
     var id = 0
     var switched = false
-    var outbox = Outbox<Element>()
+    var outbox = SerialOutbox<Element>()
   }
 
   let output: GuardedSink<Element>
@@ -116,17 +116,16 @@ private final class TimeoutSink<Element>: @unchecked Sendable {
   }
 
   func onSource(_ event: Event<Element>) {
-    let restart = state.update(into: output) { s -> Int? in
-      if s.switched { return nil }
+    let restart = state.update(into: output) { s -> (result: Int?, deliver: Event<Element>?) in
+      if s.switched { return (nil, nil) }
       s.id &+= 1
-      s.outbox.send(event)
-      return event.isStopEvent ? nil : s.id
+      return (event.isStopEvent ? nil : s.id, s.outbox.send(event))
     }
     if let restart { startTimer(id: restart) }
   }
 
   private func onOther(_ event: Event<Element>) {
-    state.update(into: output) { $0.outbox.send(event) }
+    state.update(into: output) { ((), $0.outbox.send(event)) }
   }
 
   private func fire(_ id: Int) {

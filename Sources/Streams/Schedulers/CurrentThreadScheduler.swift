@@ -94,16 +94,12 @@ protocol TrampolineTask: AnyObject {
 final class Trampoline {
   /// `true` while an action runs or the queue drains on this thread.
   @exclusivity(unchecked) @usableFromInline var isRunning = false
-  /// A ring buffer of queued tasks.
-  @exclusivity(unchecked) private var buffer: ContiguousArray<(any TrampolineTask)?> =
-    ContiguousArray(repeating: nil, count: 16)
-  @exclusivity(unchecked) private var head = 0
-  /// The number of queued tasks.
-  @exclusivity(unchecked) @usableFromInline private(set) var count = 0
+  /// The queued tasks.
+  @exclusivity(unchecked) @usableFromInline var tasks = RingQueue<any TrampolineTask>()
 
   /// `true` when tasks are waiting behind the one that runs.
   @inlinable
-  var hasPendingTasks: Bool { count != 0 }
+  var hasPendingTasks: Bool { !tasks.isEmpty }
 
   /// The calling thread's trampoline.
   @usableFromInline
@@ -124,33 +120,13 @@ final class Trampoline {
 
   /// Queues `task` behind everything already queued.
   func enqueue(_ task: any TrampolineTask) {
-    if count == buffer.count { grow() }
-    buffer[(head + count) & (buffer.count - 1)] = task
-    count += 1
-  }
-
-  private func dequeue() -> (any TrampolineTask)? {
-    guard count != 0 else { return nil }
-    let task = buffer[head]
-    buffer[head] = nil
-    head = (head + 1) & (buffer.count - 1)
-    count -= 1
-    return task
-  }
-
-  private func grow() {
-    var larger = ContiguousArray<(any TrampolineTask)?>(repeating: nil, count: buffer.count * 2)
-    for index in 0..<count {
-      larger[index] = buffer[(head + index) & (buffer.count - 1)]
-    }
-    buffer = larger
-    head = 0
+    tasks.append(task)
   }
 
   /// Runs queued tasks until the queue is empty, then marks the trampoline idle.
   @usableFromInline
   func drainAndStop() {
-    while let task = dequeue() {
+    while let task = tasks.popFirst() {
       task.runOnTrampoline(self)
     }
     isRunning = false

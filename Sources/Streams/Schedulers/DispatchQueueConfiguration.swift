@@ -60,7 +60,12 @@ struct DispatchQueueConfiguration: Sendable {
     timer.setEventHandler {
       if disposable.isDisposed { return }
       let next = action(current.withLock { $0 })
-      current.withLock { $0 = next }
+      // The state it replaces is released after the lock (its deinit is user code).
+      let replaced = current.withLock { state -> StateType in
+        defer { state = next }
+        return state
+      }
+      withExtendedLifetime(replaced) {}
     }
     timer.resume()
     return disposable

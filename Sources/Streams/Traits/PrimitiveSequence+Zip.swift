@@ -147,9 +147,9 @@ private enum ZipArity {
       upstreams.append(source.traceID)
     }
     return TraitZip.zip(subscribers, upstreams: upstreams, file: file, line: line) { values in
-      let cursor = ZipCursor(values.dropFirst(2))
+      var reader = PackReader(values)
       return try resultSelector(
-        values[0] as! E1, values[1] as! E2, repeat cursor.next((each E).self))
+        reader.take(E1.self), reader.take(E2.self), repeat reader.take((each E).self))
     }
   }
 
@@ -160,18 +160,5 @@ private enum ZipArity {
     TraitZip.zip(
       sources.map(TraitZip.erase), upstreams: sources.map(\.traceID), file: file, line: line
     ) { values in try resultSelector(values.map { $0 as! Element }) }
-  }
-}
-
-/// Reads type-erased zip values back in order; every value was erased from the type asked for.
-private final class ZipCursor {
-  private var values: ArraySlice<Any>
-
-  init(_ values: ArraySlice<Any>) {
-    self.values = values
-  }
-
-  func next<Value>(_: Value.Type) -> Value {
-    values.removeFirst() as! Value
   }
 }

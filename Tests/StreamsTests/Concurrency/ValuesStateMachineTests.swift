@@ -15,44 +15,6 @@ struct ValuesStateMachineTests {
     return nil
   }
 
-  @Test("the ring buffer keeps FIFO order across wrap-around and growth")
-  func ringBuffer() {
-    var buffer = RingBuffer<Int>()
-    var expected: [Int] = []
-    var received: [Int] = []
-    var next = 0
-    for round in 0..<50 {
-      for _ in 0..<(round % 7 + 1) {
-        buffer.append(next)
-        expected.append(next)
-        next += 1
-      }
-      for _ in 0..<(round % 5) {
-        if let value = buffer.popFirst() { received.append(value) }
-      }
-    }
-    while let value = buffer.popFirst() { received.append(value) }
-    #expect(received == expected)
-    #expect(buffer.isEmpty)
-    #expect(buffer.popFirst() == nil)
-  }
-
-  @Test("the ring buffer clears a popped slot at once")
-  func ringBufferReleases() {
-    final class Token {}
-    var buffer = RingBuffer<Token>()
-    weak var released: Token?
-    do {
-      let token = Token()
-      released = token
-      buffer.append(token)
-      buffer.append(Token())
-    }
-    _ = buffer.popFirst()
-    #expect(released == nil)
-    #expect(buffer.count == 1)
-  }
-
   @Test("first next() subscribes; the first element during subscribe is handed over")
   func subscribeHandsFirstElement() {
     var machine = ValuesStateMachine<Int>(policy: .bufferingOldest(0))
@@ -164,7 +126,7 @@ struct ValuesStateMachineTests {
     _ = machine.subscribed(upstream)
     _ = machine.element(1)
     _ = machine.element(2)
-    guard case .release(let released, nil) = machine.cancelled() else {
+    guard case .release(let released, nil, nil) = machine.cancelled() else {
       Issue.record("expected the buffer to release")
       return
     }
@@ -215,6 +177,37 @@ struct ValuesStateMachineTests {
     }
   }
 
+  @Test("cancelling or dropping the iterator hands back an undelivered error with the buffer")
+  func undeliveredErrorHandedBack() {
+    final class Failure: Error {}
+    for dropIterator in [false, true] {
+      var machine = ValuesStateMachine<Int>(policy: .unbounded)
+      _ = machine.next()
+      _ = machine.subscribed(CountingDisposable())
+      _ = machine.element(1)
+      weak var failure: Failure?
+      do {
+        let error = Failure()
+        failure = error
+        _ = machine.terminal(.failed(error))
+      }
+      #expect(failure != nil)
+      if dropIterator {
+        let (_, released) = machine.iteratorDropped()
+        #expect(released.0.count == 1)
+        #expect(released.2?.error as AnyObject? === failure)
+      } else {
+        guard case .release(let elements, nil, let terminal?) = machine.cancelled() else {
+          Issue.record("expected the buffer and the error to be handed back")
+          continue
+        }
+        #expect(elements.count == 1)
+        #expect(terminal.error as AnyObject? === failure)
+      }
+      #expect(failure == nil)  // released with what was handed back, outside the machine
+    }
+  }
+
   @Test("takeAll moves the backlog only for the unbounded policy")
   func takeAll() {
     var unbounded = ValuesStateMachine<Int>(policy: .unbounded)
@@ -223,7 +216,7 @@ struct ValuesStateMachineTests {
     _ = unbounded.subscribed(CountingDisposable())
     _ = unbounded.element(2)
     _ = unbounded.element(3)
-    var batch = RingBuffer<Int>()
+    var batch = RingQueue<Int>()
     let beforeHandOff = unbounded.takeAll(into: &batch)
     #expect(!beforeHandOff)  // the hand-off comes first
     #expect(element(unbounded.next()) == 1)
@@ -235,7 +228,7 @@ struct ValuesStateMachineTests {
     _ = bounded.next()
     _ = bounded.subscribed(CountingDisposable())
     for value in 1...4 { _ = bounded.element(value) }
-    var other = RingBuffer<Int>()
+    var other = RingQueue<Int>()
     _ = bounded.next()
     let boundedTakes = bounded.takeAll(into: &other)
     #expect(!boundedTakes)

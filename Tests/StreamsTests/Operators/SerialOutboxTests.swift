@@ -25,37 +25,48 @@ struct SerialOutboxTests {
     #expect(outbox.send(.next(2)) == .next(2))
   }
 
-  @Test("disposal drops queued events and refuses new ones")
+  @Test("disposal hands the queued events back and refuses new ones")
   func disposal() {
     var outbox = SerialOutbox<Int>()
     #expect(outbox.send(.next(1)) == .next(1))
     #expect(outbox.send(.next(2)) == nil)
-    outbox.dispose()
-    #expect(outbox.next() == nil)
     #expect(outbox.send(.next(3)) == nil)
+    var dropped = outbox.dispose()
+    #expect(dropped.popFirst() == .next(2))
+    #expect(dropped.popFirst() == .next(3))
+    #expect(dropped.isEmpty)
+    #expect(outbox.next() == nil)
+    #expect(outbox.send(.next(4)) == nil)
+    #expect(outbox.next() == nil)
   }
 
-  @Test("a failure while delivering drops what was queued")
+  @Test("a failure while delivering hands back what was queued")
   func failure() {
     var outbox = SerialOutbox<Int>()
     #expect(outbox.send(.next(1)) == .next(1))
     #expect(outbox.send(.next(2)) == nil)
-    outbox.fail()
+    var dropped = outbox.fail()
+    #expect(dropped.popFirst() == .next(2))
+    #expect(dropped.isEmpty)
     #expect(outbox.next() == nil)
     #expect(outbox.send(.next(3)) == nil)
   }
 
-  @Test("the queue pops in order across compactions")
-  func smallQueue() {
-    var queue = SmallQueue<Int>()
-    for value in 0..<100 { queue.append(value) }
-    var popped: [Int] = []
-    for value in 100..<200 {
-      popped.append(queue.popFirst()!)
-      queue.append(value)
+  @Test("disposal releases no queued element: the caller does, after unlocking")
+  func disposalReleasesNothing() {
+    final class Token {}
+    var outbox = SerialOutbox<Token>()
+    weak var queued: Token?
+    do {
+      let token = Token()
+      queued = token
+      #expect(outbox.send(.next(Token())) != nil)
+      #expect(outbox.send(.next(token)) == nil)
     }
-    while let value = queue.popFirst() { popped.append(value) }
-    #expect(popped == Array(0..<200))
-    #expect(queue.isEmpty)
+    #expect(queued != nil)
+    var dropped = outbox.dispose()
+    #expect(queued != nil)
+    while dropped.popFirst() != nil {}
+    #expect(queued == nil)
   }
 }

@@ -38,14 +38,16 @@ struct AmbStateMachine<Element> {
     return (losers, outbox.send(event))
   }
 
-  /// The subscription ends: returns every subscription to dispose.
-  mutating func dispose() -> [any Disposable] {
-    outbox.dispose()
+  /// The subscription ends: returns every subscription to dispose and the queued events, which
+  /// the caller releases after unlocking.
+  mutating func dispose() -> (subscriptions: [any Disposable], released: RingQueue<Event<Element>>)
+  {
+    let pending = outbox.dispose()
     var all: [any Disposable] = []
     for index in subscriptions.indices {
       if let disposable = subscriptions[index].release() { all.append(disposable) }
     }
-    return all
+    return (all, pending)
   }
 }
 
@@ -95,7 +97,8 @@ final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable
   }
 
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
   }
 }

@@ -43,8 +43,8 @@ extension ObservableType {
       let sink = TypedCombineSink(downstream: observer, state: state) { values in
         try resultSelector(values.0, values.1)
       }
-      sink.subscribe(0, to: first) { $0.0 = $1 }
-      sink.subscribe(1, to: second) { $0.1 = $1 }
+      sink.subscribe(0, to: first) { $0.0.replace(with: $1) }
+      sink.subscribe(1, to: second) { $0.1.replace(with: $1) }
       return sink
     }
   }
@@ -92,9 +92,9 @@ extension ObservableType {
       let sink = TypedCombineSink(downstream: observer, state: state) { values in
         try resultSelector(values.0, values.1, values.2)
       }
-      sink.subscribe(0, to: first) { $0.0 = $1 }
-      sink.subscribe(1, to: second) { $0.1 = $1 }
-      sink.subscribe(2, to: third) { $0.2 = $1 }
+      sink.subscribe(0, to: first) { $0.0.replace(with: $1) }
+      sink.subscribe(1, to: second) { $0.1.replace(with: $1) }
+      sink.subscribe(2, to: third) { $0.2.replace(with: $1) }
       return sink
     }
   }

@@ -29,7 +29,7 @@ struct CombineStateMachine<Value> {
   private let mode: CombineMode
   private let count: Int
   private var latest: [Value?]
-  private var queues: [SmallQueue<Value>]
+  private var queues: [RingQueue<Value>]
   /// Sources with a latest value (`latest`) or with a queued value (`zip`).
   private var withValue = 0
   private var done: [Bool]
@@ -45,7 +45,7 @@ struct CombineStateMachine<Value> {
       queues = []
     case .zip:
       latest = []
-      queues = Array(repeating: SmallQueue(), count: count)
+      queues = Array(repeating: RingQueue(), count: count)
     }
     done = Array(repeating: false, count: count)
     subscriptions = Array(repeating: .pending, count: count)
@@ -65,17 +65,19 @@ struct CombineStateMachine<Value> {
     return subscriptions[index].store(disposable)
   }
 
-  /// Source `index` emitted `value`.
-  mutating func next(_ index: Int, _ value: Value) -> Event<Snapshot>? {
-    if outbox.isClosed { return nil }
+  /// Source `index` emitted `value`: returns an event to deliver and, for `combineLatest`, the
+  /// latest value `value` replaced, which the caller releases after unlocking.
+  mutating func next(_ index: Int, _ value: Value) -> (deliver: Event<Snapshot>?, replaced: Value?)
+  {
+    if outbox.isClosed { return (nil, nil) }
     switch mode {
     case .latest:
-      if latest[index] == nil { withValue += 1 }
-      latest[index] = value
+      let replaced = latest[index].replace(with: value)
+      if replaced == nil { withValue += 1 }
       if withValue == count {
-        return outbox.send(.next(Snapshot(latest.lazy.map { $0! })))
+        return (outbox.send(.next(Snapshot(latest.lazy.map { $0! }))), replaced)
       }
-      return completeIfOthersDone(index)
+      return (completeIfOthersDone(index), replaced)
     case .zip(let completesWhenOthersDone):
       queues[index].append(value)
       if queues[index].count == 1 { withValue += 1 }
@@ -87,9 +89,9 @@ struct CombineStateMachine<Value> {
           values.append(queues[slot].popFirst()!)
           if !queues[slot].isEmpty { withValue += 1 }
         }
-        return outbox.send(.next(values))
+        return (outbox.send(.next(values)), nil)
       }
-      return completesWhenOthersDone ? completeIfOthersDone(index) : nil
+      return (completesWhenOthersDone ? completeIfOthersDone(index) : nil, nil)
     }
   }
 
@@ -107,16 +109,25 @@ struct CombineStateMachine<Value> {
     return (disposable, doneCount == count ? outbox.send(.completed) : nil)
   }
 
-  /// The subscription ends: returns every subscription to dispose.
-  mutating func dispose() -> [any Disposable] {
-    outbox.dispose()
-    latest = []
-    queues = []
+  /// What ``dispose()`` takes out of the state: the queued snapshots, the latest values
+  /// (`combineLatest`) and the buffered ones (`zip`).
+  typealias Released = (
+    pending: RingQueue<Event<Snapshot>>, latest: [Value?], queues: [RingQueue<Value>]
+  )
+
+  /// The subscription ends: returns every subscription to dispose, and the values the state held,
+  /// which the caller releases after unlocking.
+  mutating func dispose() -> (subscriptions: [any Disposable], released: Released) {
+    let pending = outbox.dispose()
+    var values: [Value?] = []
+    swap(&values, &latest)
+    var buffers: [RingQueue<Value>] = []
+    swap(&buffers, &queues)
     var all: [any Disposable] = []
     for index in subscriptions.indices {
       if let disposable = subscriptions[index].release() { all.append(disposable) }
     }
-    return all
+    return (all, (pending, values, buffers))
   }
 }
 
@@ -167,7 +178,9 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
   private func on(_ index: Int, _ event: Event<Value>) {
     switch event {
     case .next(let value):
-      drain(state.withLock { $0.next(index, value) })
+      let (event, replaced) = state.withLock { $0.next(index, value) }
+      drain(event)
+      withExtendedLifetime(replaced) {}
     case .error(let error):
       drain(state.withLock { $0.outbox.send(.error(error)) })
     case .completed:
@@ -184,8 +197,9 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
       do {
         result = try resultSelector(values)
       } catch {
-        state.withLock { $0.outbox.fail() }
+        let dropped = state.withLock { $0.outbox.fail() }
         downstream.on(.error(error))
+        withExtendedLifetime(dropped) {}
         return true
       }
       downstream.on(.next(result))
@@ -204,8 +218,9 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
   }
 
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
   }
 }
 
@@ -229,13 +244,15 @@ enum PackSupport {
   }
 }
 
-/// Reads boxed values back in order with their static types.
-struct PackReader {
-  private let values: ContiguousArray<Any>
-  private var index = 0
+/// Reads boxed values back in order with their static types (the combinations of `combineLatest`
+/// and `zip` over parameter packs, and of `Maybe.zip`).
+struct PackReader<Values: RandomAccessCollection<Any>> where Values.Index == Int {
+  private let values: Values
+  private var index: Int
 
-  init(_ values: ContiguousArray<Any>) {
+  init(_ values: Values) {
     self.values = values
+    self.index = values.startIndex
   }
 
   /// The next value, which the combining operator stored from a source of element type `type`.

@@ -3,8 +3,9 @@
 ///
 /// `Storage` holds what each source delivered, one slot per source: its latest element as an
 /// optional for `combineLatest` (`(Int?, String?)`), a queue of its unpaired elements for `zip`
-/// (`(SmallQueue<Int>, SmallQueue<String>)`). A source's element is written into its slot by a
-/// closure the entry point makes (`{ $0.1 = $1 }`), and `take` reads one combination out of a full
+/// (`(RingQueue<Int>, RingQueue<String>)`). A source's element is written into its slot by a
+/// closure the entry point makes (`{ $0.1.replace(with: $1) }`), which hands back what it replaced
+/// for the sink to release after unlocking, and `take` reads one combination out of a full
 /// storage (`(Int, String)`, popping the queues for `zip`). Combinations are queued in the outbox
 /// as values; the sink runs the result selector while delivering them, outside the lock, one at a
 /// time and in order.
@@ -59,22 +60,26 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
     return subscriptions[index].store(disposable)
   }
 
-  /// Source `index` emitted; `write` stores its element in `storage`.
+  /// Source `index` emitted; `write` stores its element in `storage` and returns what it
+  /// replaced (`combineLatest`'s previous latest element; nothing for `zip`). Returns an event to
+  /// deliver and the replaced value, which the caller releases after unlocking.
   @inlinable
-  mutating func next(_ index: Int, _ write: (inout Storage) -> Void) -> Event<Snapshot>? {
-    if outbox.isClosed { return nil }
-    write(&storage)
+  mutating func next<Replaced>(_ index: Int, _ write: (inout Storage) -> Replaced) -> (
+    deliver: Event<Snapshot>?, replaced: Replaced?
+  ) {
+    if outbox.isClosed { return (nil, nil) }
+    let replaced = write(&storage)
     filled |= 1 << index
     if filled == all {
       let (snapshot, stillFilled) = take(&storage)
       filled = stillFilled
-      return outbox.send(.next(snapshot))
+      return (outbox.send(.next(snapshot)), replaced)
     }
-    guard completesWhenOthersDone else { return nil }
+    guard completesWhenOthersDone else { return (nil, replaced) }
     // Every other source completed (`combineLatest`: one of them without an element, or the
     // combination would have been emitted): nothing more can be combined.
     let others = all & ~(1 << index)
-    return done & others == others ? outbox.send(.completed) : nil
+    return (done & others == others ? outbox.send(.completed) : nil, replaced)
   }
 
   /// Source `index` completed: returns its subscription to dispose and an event to deliver.
@@ -87,16 +92,21 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
     return (disposable, done == all ? outbox.send(.completed) : nil)
   }
 
-  /// The subscription ends: returns every subscription to dispose, in subscription order.
+  /// The subscription ends: returns every subscription to dispose, in subscription order, and
+  /// what the state held (the queued combinations and the storage), which the caller releases
+  /// after unlocking.
   @inlinable
-  mutating func dispose() -> [any Disposable] {
-    outbox.dispose()
-    storage = empty
+  mutating func dispose() -> (
+    subscriptions: [any Disposable], released: (RingQueue<Event<Snapshot>>, Storage)
+  ) {
+    let pending = outbox.dispose()
+    var stored = empty
+    swap(&stored, &storage)
     var all: [any Disposable] = []
     for index in subscriptions.indices {
       if let disposable = subscriptions[index].release() { all.append(disposable) }
     }
-    return all
+    return (all, (pending, stored))
   }
 }
 
@@ -129,18 +139,21 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
 
   deinit { Resources.untrack(self) }
 
-  /// Subscribes source `index`; `write` stores one of its elements in the storage. Sources are
-  /// subscribed in order, each after the previous one's `subscribe` returned.
+  /// Subscribes source `index`; `write` stores one of its elements in the storage and returns
+  /// what it replaced, released here after the lock and after delivery. Sources are subscribed
+  /// in order, each after the previous one's `subscribe` returned.
   @inlinable
-  func subscribe<Element>(
+  func subscribe<Element, Replaced>(
     _ index: Int, to source: Observable<Element>,
-    write: @escaping (inout Storage, Element) -> Void
+    write: @escaping (inout Storage, Element) -> Replaced
   ) {
     let subscription = source.subscribeNested(
       AnyObserver { [self] event in
         switch event {
         case .next(let element):
-          drain(state.withLock { $0.next(index) { write(&$0, element) } })
+          let (event, replaced) = state.withLock { $0.next(index) { write(&$0, element) } }
+          drain(event)
+          withExtendedLifetime(replaced) {}
         case .error(let error):
           drain(state.withLock { $0.outbox.send(.error(error)) })
         case .completed:
@@ -160,8 +173,9 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
       do {
         result = try resultSelector(snapshot)
       } catch {
-        state.withLock { $0.outbox.fail() }
+        let dropped = state.withLock { $0.outbox.fail() }
         downstream.on(.error(error))
+        withExtendedLifetime(dropped) {}
         return true
       }
       downstream.on(.next(result))
@@ -182,7 +196,8 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
 
   @inlinable
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
   }
 }

@@ -36,9 +36,9 @@ extension ObservableType {
     return Observable(
       kind: "zip", upstreams: [first.traceID, second.traceID], file: file, line: line
     ) { observer in
-      typealias Queues = (SmallQueue<Source1.Element>, SmallQueue<Source2.Element>)
+      typealias Queues = (RingQueue<Source1.Element>, RingQueue<Source2.Element>)
       let state = TypedCombineStateMachine<Queues, (Source1.Element, Source2.Element)>(
-        empty: (SmallQueue(), SmallQueue()), count: 2, completesWhenOthersDone: false
+        empty: (RingQueue(), RingQueue()), count: 2, completesWhenOthersDone: false
       ) { queues in
         let values = (queues.0.popFirst()!, queues.1.popFirst()!)
         return (values, (queues.0.isEmpty ? 0 : 0b1) | (queues.1.isEmpty ? 0 : 0b10))
@@ -86,11 +86,11 @@ extension ObservableType {
       line: line
     ) { observer in
       typealias Queues = (
-        SmallQueue<Source1.Element>, SmallQueue<Source2.Element>, SmallQueue<Source3.Element>
+        RingQueue<Source1.Element>, RingQueue<Source2.Element>, RingQueue<Source3.Element>
       )
       typealias Values = (Source1.Element, Source2.Element, Source3.Element)
       let state = TypedCombineStateMachine<Queues, Values>(
-        empty: (SmallQueue(), SmallQueue(), SmallQueue()), count: 3,
+        empty: (RingQueue(), RingQueue(), RingQueue()), count: 3,
         completesWhenOthersDone: false
       ) { queues in
         let values = (queues.0.popFirst()!, queues.1.popFirst()!, queues.2.popFirst()!)

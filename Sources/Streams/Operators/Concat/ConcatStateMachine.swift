@@ -60,10 +60,12 @@ struct ConcatStateMachine<Element> {
     return (disposable, claimLoop())
   }
 
-  /// The subscription ends: returns the current source's subscription to dispose.
-  mutating func dispose() -> (any Disposable)? {
-    outbox.dispose()
-    return current.release()
+  /// The subscription ends: returns the current source's subscription to dispose and the queued
+  /// events, which the caller releases after unlocking.
+  mutating func dispose() -> (subscription: (any Disposable)?, released: RingQueue<Event<Element>>)
+  {
+    let pending = outbox.dispose()
+    return (current.release(), pending)
   }
 }
 
@@ -129,6 +131,8 @@ final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Senda
   }
 
   func dispose() {
-    state.withLock { $0.dispose() }?.dispose()
+    let (subscription, released) = state.withLock { $0.dispose() }
+    subscription?.dispose()
+    withExtendedLifetime(released) {}
   }
 }

@@ -48,9 +48,9 @@ struct MergeStateMachine<Element> {
   /// Inner sequences subscribed, being subscribed, or reserved (`flatMapFirst`).
   @usableFromInline var active = 0
   /// Inner sequences waiting for a free slot (`MergeLimit.queue`).
-  @usableFromInline var waiting = SmallQueue<Observable<Element>>()
+  @usableFromInline var waiting = RingQueue<Observable<Element>>()
   /// Inner sequences to subscribe, in order, by the thread that owns the start loop.
-  @usableFromInline var starting = SmallQueue<(id: Int, source: Observable<Element>)>()
+  @usableFromInline var starting = RingQueue<(id: Int, source: Observable<Element>)>()
   @usableFromInline var isStarting = false
 
   @inlinable
@@ -110,7 +110,7 @@ struct MergeStateMachine<Element> {
   @inlinable
   mutating func immediateCompleted() -> (startLoop: Bool, deliver: Event<Element>?) {
     if outbox.isClosed {
-      starting.removeAll()
+      // What is left in `starting` is released by ``dispose()``, which always follows.
       isStarting = false
       return (false, nil)
     }
@@ -170,11 +170,13 @@ struct MergeStateMachine<Element> {
   }
 
   /// The next inner sequence the start loop subscribes, or `nil` after releasing the loop.
+  ///
+  /// Once the outbox is closed, what is left in `starting` stays there for ``dispose()`` (which
+  /// follows every closing) to hand out of the lock. An empty queue keeps its storage: freeing
+  /// it cost one allocation per inner sequence.
   @inlinable
   mutating func nextToStart() -> (id: Int, source: Observable<Element>)? {
     if !outbox.isClosed, let next = starting.popFirst() { return next }
-    // An empty queue keeps its storage: freeing it cost one allocation per inner sequence.
-    if outbox.isClosed { starting.removeAll() }
     isStarting = false
     return nil
   }
@@ -232,19 +234,27 @@ struct MergeStateMachine<Element> {
     return outbox.send(.completed)
   }
 
+  /// What ``dispose()`` takes out of the state: queued events, and inner sequences waiting for a
+  /// slot or to be subscribed.
+  @usableFromInline
+  typealias Released = (
+    pending: RingQueue<Event<Element>>, waiting: RingQueue<Observable<Element>>,
+    starting: RingQueue<(id: Int, source: Observable<Element>)>
+  )
+
   /// The subscription ends: returns every subscription to dispose, outer first, then the inner
-  /// ones in subscription order.
+  /// ones in subscription order, and what the state held, which the caller releases after
+  /// unlocking.
   @inlinable
-  mutating func dispose() -> [any Disposable] {
-    outbox.dispose()
+  mutating func dispose() -> (subscriptions: [any Disposable], released: Released) {
+    let pending = outbox.dispose()
     var all: [any Disposable] = []
     if let disposable = outer.release() { all.append(disposable) }
     for id in inners.keys.sorted() {
       if let disposable = inners[id]?.release() { all.append(disposable) }
     }
     inners = [:]
-    waiting.removeAll()
-    return all
+    return (all, (pending, waiting.removeAll(), starting.removeAll()))
   }
 }
 
@@ -410,8 +420,9 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
 
   @inlinable
   func dispose() {
-    let subscriptions = withState { $0.dispose() }
+    let (subscriptions, released) = withState { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
   }
 }
 

@@ -115,11 +115,13 @@ struct SwitchStateMachine<Element> {
     return (disposable, hasLatest ? nil : outbox.send(.completed))
   }
 
-  /// The subscription ends: returns the subscriptions to dispose.
+  /// The subscription ends: returns the subscriptions to dispose and the queued events, which
+  /// the caller releases after unlocking.
   @inlinable
-  mutating func dispose() -> [any Disposable] {
-    outbox.dispose()
-    return [outer.release(), inner.release()].compactMap { $0 }
+  mutating func dispose() -> (subscriptions: [any Disposable], released: RingQueue<Event<Element>>)
+  {
+    let pending = outbox.dispose()
+    return ([outer.release(), inner.release()].compactMap { $0 }, pending)
   }
 }
 
@@ -266,7 +268,8 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
 
   @inlinable
   func dispose() {
-    let subscriptions = withState { $0.dispose() }
+    let (subscriptions, released) = withState { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
   }
 }

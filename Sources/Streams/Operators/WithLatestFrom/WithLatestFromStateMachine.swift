@@ -27,9 +27,11 @@ struct WithLatestFromStateMachine<First, Second> {
     return outbox.send(.next((element, latest)))
   }
 
-  /// The second source emitted.
-  mutating func secondNext(_ element: Second) {
-    if !outbox.isClosed { latest = element }
+  /// The second source emitted: returns the element it replaced, which the caller releases
+  /// after unlocking.
+  mutating func secondNext(_ element: Second) -> Second? {
+    if outbox.isClosed { return nil }
+    return latest.replace(with: element)
   }
 
   /// The second source completed: returns its subscription to dispose. The operator goes on with
@@ -38,11 +40,13 @@ struct WithLatestFromStateMachine<First, Second> {
     second.release()
   }
 
-  /// The subscription ends: returns both subscriptions to dispose.
-  mutating func dispose() -> [any Disposable] {
-    outbox.dispose()
-    latest = nil
-    return [first.release(), second.release()].compactMap { $0 }
+  /// The subscription ends: returns both subscriptions to dispose, and the queued events and the
+  /// latest element, which the caller releases after unlocking.
+  mutating func dispose() -> (
+    subscriptions: [any Disposable], released: (RingQueue<Event<(First, Second)>>, Second?)
+  ) {
+    let pending = outbox.dispose()
+    return ([first.release(), second.release()].compactMap { $0 }, (pending, latest.take()))
   }
 }
 
@@ -96,7 +100,8 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
   private func secondOn(_ event: Event<Second>) {
     switch event {
     case .next(let element):
-      state.withLock { $0.secondNext(element) }
+      let replaced = state.withLock { $0.secondNext(element) }
+      withExtendedLifetime(replaced) {}
     case .error(let error):
       drain(state.withLock { $0.outbox.send(.error(error)) })
     case .completed:
@@ -111,8 +116,9 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
       do {
         result = try resultSelector(element, latest)
       } catch {
-        state.withLock { $0.outbox.fail() }
+        let dropped = state.withLock { $0.outbox.fail() }
         downstream.on(.error(error))
+        withExtendedLifetime(dropped) {}
         return true
       }
       downstream.on(.next(result))
@@ -131,7 +137,8 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
   }
 
   func dispose() {
-    let subscriptions = state.withLock { $0.dispose() }
+    let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
   }
 }

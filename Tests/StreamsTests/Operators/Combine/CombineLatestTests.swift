@@ -298,3 +298,65 @@ struct CombineLatestTests {
     }
   }
 }
+
+// MARK: - Releasing outside the lock
+
+extension CombineLatestTests {
+  /// How many sources the combination under test has: the typed two- and three-source paths,
+  /// the boxed path of four or more, and the collection overload.
+  enum Arity: String, CaseIterable, Sendable {
+    case two, three, four, collection
+  }
+
+  /// `first` combined with `others` (all emitting `0` in the tests) through the overload `arity`
+  /// picks; emits the element of `first`.
+  static func combined(
+    _ arity: Arity, _ first: PublishSubject<Reentrant>, _ others: [PublishSubject<Int>]
+  ) -> Observable<Int> {
+    switch arity {
+    case .two:
+      return Observable.combineLatest(first, others[0]) { a, _ in a.id }
+    case .three:
+      return Observable.combineLatest(first, others[0], others[1]) { a, _, _ in a.id }
+    case .four:
+      return Observable.combineLatest(first, others[0], others[1], others[2]) { a, _, _, _ in a.id }
+    case .collection:
+      let erased = [first.map { $0 as Any }] + others.map { $0.map { $0 as Any } }
+      return Observable.combineLatest(erased) { ($0[0] as! Reentrant).id }
+    }
+  }
+
+  @Test(
+    "an overwritten latest element is released outside the lock (its deinit re-enters)",
+    arguments: Arity.allCases)
+  func overwrittenLatestReleasedOutsideLock(arity: Arity) {
+    let ids = withWatchdog { () -> [Int] in
+      let first = PublishSubject<Reentrant>()
+      let others = (0..<3).map { _ in PublishSubject<Int>() }
+      var ids: [Int] = []
+      let subscription = Self.combined(arity, first, others).subscribe(onNext: { ids.append($0) })
+      for other in others { other.onNext(0) }
+      // The deinit of element 1 emits into another source of the same combineLatest.
+      first.onNext(Reentrant(1) { others[0].onNext(0) })
+      first.onNext(Reentrant(2))
+      subscription.dispose()
+      return ids
+    }
+    #expect(ids != nil, "combineLatest released its overwritten latest element under its lock")
+    #expect(ids == [1, 2, 2])
+  }
+
+  @Test(
+    "disposal releases the latest elements outside the lock (their deinit re-enters)",
+    arguments: Arity.allCases)
+  func disposalReleasesLatestOutsideLock(arity: Arity) {
+    let finished = finishesInTime {
+      let first = PublishSubject<Reentrant>()
+      let others = (0..<3).map { _ in PublishSubject<Int>() }
+      let subscription = Self.combined(arity, first, others).subscribe(onNext: { _ in })
+      first.onNext(Reentrant(1) { others[0].onNext(0) })
+      subscription.dispose()
+    }
+    #expect(finished, "combineLatest released its latest elements under its lock on disposal")
+  }
+}

@@ -259,3 +259,65 @@ struct ZipTests {
     }
   }
 }
+
+// MARK: - Releasing outside the lock
+
+extension ZipTests {
+  /// How many sources the zip under test has: the typed two- and three-source paths, the boxed
+  /// path of four or more, and the collection overload.
+  enum Arity: String, CaseIterable, Sendable {
+    case two, three, four, collection
+  }
+
+  /// `first` zipped with `others` through the overload `arity` picks; emits the element of
+  /// `first`.
+  static func zipped(
+    _ arity: Arity, _ first: PublishSubject<Reentrant>, _ others: [PublishSubject<Int>]
+  ) -> Observable<Int> {
+    switch arity {
+    case .two:
+      return Observable.zip(first, others[0]) { a, _ in a.id }
+    case .three:
+      return Observable.zip(first, others[0], others[1]) { a, _, _ in a.id }
+    case .four:
+      return Observable.zip(first, others[0], others[1], others[2]) { a, _, _, _ in a.id }
+    case .collection:
+      let erased = [first.map { $0 as Any }] + others.map { $0.map { $0 as Any } }
+      return Observable.zip(erased) { ($0[0] as! Reentrant).id }
+    }
+  }
+
+  @Test(
+    "disposal releases buffered elements outside the lock (their deinit re-enters)",
+    arguments: Arity.allCases)
+  func disposalReleasesBufferOutsideLock(arity: Arity) {
+    let finished = finishesInTime {
+      let first = PublishSubject<Reentrant>()
+      let others = (0..<3).map { _ in PublishSubject<Int>() }
+      let subscription = Self.zipped(arity, first, others).subscribe(onNext: { _ in })
+      // Waits in zip's buffer for the other sources; its deinit emits into one of them.
+      first.onNext(Reentrant(1) { others[0].onNext(0) })
+      first.onNext(Reentrant(2) { others[0].onNext(0) })
+      subscription.dispose()
+    }
+    #expect(finished, "zip released its buffered elements under its lock on disposal")
+  }
+
+  @Test("paired elements leave the buffers: a paired element's deinit re-enters safely")
+  func pairedElementsLeaveBuffers() {
+    let ids = withWatchdog { () -> [Int] in
+      let first = PublishSubject<Reentrant>()
+      let second = PublishSubject<Int>()
+      var ids: [Int] = []
+      let subscription = Observable.zip(first, second) { a, _ in a.id }
+        .subscribe(onNext: { ids.append($0) })
+      first.onNext(Reentrant(1) { second.onNext(0) })
+      first.onNext(Reentrant(2))
+      second.onNext(0)  // pairs 1; releasing it pairs 2 through the re-entrant emission
+      subscription.dispose()
+      return ids
+    }
+    #expect(ids != nil, "zip released a paired element under its lock")
+    #expect(ids == [1, 2])
+  }
+}

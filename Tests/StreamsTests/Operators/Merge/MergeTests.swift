@@ -207,3 +207,51 @@ struct MergeTests {
     subscription.dispose()
   }
 }
+
+// MARK: - Releasing outside the lock
+
+extension MergeTests {
+  /// A sequence that never emits and keeps `token` alive for as long as it lives itself.
+  static func holding(_ token: Reentrant) -> Observable<Int> {
+    Observable.create { _ in
+      withExtendedLifetime(token) {}
+      return Disposables.create()
+    }
+  }
+
+  @Test("disposal releases a queued element outside the lock (its deinit re-enters)")
+  func disposalReleasesQueuedElementOutsideLock() {
+    let ids = withWatchdog { () -> [Int] in
+      let first = PublishSubject<Reentrant>()
+      let second = PublishSubject<Reentrant>()
+      let third = PublishSubject<Reentrant>()
+      let subscription = DisposableHolder()
+      var ids: [Int] = []
+      subscription.disposable = Observable.merge(first, second, third).subscribe(onNext: {
+        ids.append($0.id)
+        guard $0.id == 1 else { return }
+        // Queued behind element 1, which is being delivered; its deinit emits into `third`.
+        second.onNext(Reentrant(2) { third.onNext(Reentrant(3)) })
+        subscription.dispose()
+      })
+      first.onNext(Reentrant(1))
+      return ids
+    }
+    #expect(ids != nil, "merge released a queued element under its lock on disposal")
+    #expect(ids == [1])
+  }
+
+  @Test("disposal releases waiting sequences outside the lock (their deinit re-enters)")
+  func disposalReleasesWaitingSequencesOutsideLock() {
+    let finished = finishesInTime {
+      let outer = PublishSubject<Observable<Int>>()
+      let running = PublishSubject<Int>()
+      let subscription = outer.merge(maxConcurrent: 1).subscribe(onNext: { _ in })
+      outer.onNext(running.asObservable())
+      // Waits for a free slot; releasing it releases its token, whose deinit emits into `running`.
+      outer.onNext(Self.holding(Reentrant(1) { running.onNext(1) }))
+      subscription.dispose()
+    }
+    #expect(finished, "merge released its waiting sequences under its lock on disposal")
+  }
+}

@@ -101,3 +101,37 @@ struct WithLatestFromTests {
     subscription.dispose()
   }
 }
+
+// MARK: - Releasing outside the lock
+
+extension WithLatestFromTests {
+  @Test("an overwritten latest element is released outside the lock (its deinit re-enters)")
+  func overwrittenLatestReleasedOutsideLock() {
+    let ids = withWatchdog { () -> [Int] in
+      let first = PublishSubject<Int>()
+      let second = PublishSubject<Reentrant>()
+      var ids: [Int] = []
+      let subscription = first.withLatestFrom(second) { _, latest in latest.id }
+        .subscribe(onNext: { ids.append($0) })
+      // The deinit of element 1 emits into the first source of the same withLatestFrom.
+      second.onNext(Reentrant(1) { first.onNext(0) })
+      second.onNext(Reentrant(2))
+      subscription.dispose()
+      return ids
+    }
+    #expect(ids != nil, "withLatestFrom released its overwritten latest element under its lock")
+    #expect(ids == [2])
+  }
+
+  @Test("disposal releases the latest element outside the lock (its deinit re-enters)")
+  func disposalReleasesLatestOutsideLock() {
+    let finished = finishesInTime {
+      let first = PublishSubject<Int>()
+      let second = PublishSubject<Reentrant>()
+      let subscription = first.withLatestFrom(second).subscribe(onNext: { _ in })
+      second.onNext(Reentrant(1) { first.onNext(0) })
+      subscription.dispose()
+    }
+    #expect(finished, "withLatestFrom released its latest element under its lock on disposal")
+  }
+}
