@@ -67,13 +67,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline
   struct State {
     /// What is replayed (see ``ReplayPolicy``): at most one element but for a ReplaySubject.
-    @usableFromInline var buffer = SmallQueue<Element>()
+    @usableFromInline var buffer = RingQueue<Element>()
     /// Bumped on every change of `buffer`, so that ``update(_:)`` can tell whether the element it
     /// transformed is still the latest.
     @usableFromInline var version = 0
     @usableFromInline var terminal: Event<Element>?
     @usableFromInline var isDisposed = false
-    @usableFromInline var pending = SmallQueue<Work>()
+    @usableFromInline var pending = RingQueue<Work>()
     /// Subscriptions not yet disposed (for `hasObservers`), whether or not their entry is in the
     /// table yet.
     @usableFromInline var subscribers = 0
@@ -187,7 +187,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Makes `element` the only buffered one and returns the one it replaces, for the caller to
   /// release once it has unlocked.
   @inlinable
-  static func replaceLatest(with element: Element, in buffer: inout SmallQueue<Element>)
+  static func replaceLatest(with element: Element, in buffer: inout RingQueue<Element>)
     -> Element?
   {
     let old = buffer.popFirst()
@@ -226,7 +226,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     // Nothing was queued and nothing changed: release without the lock. A thread that queues
     // work or closes the subject sets a bit first, which makes this fail.
     if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
-    var dropped: (SmallQueue<Work>, ObserverTable<Element>.Entries)?
+    var dropped: (RingQueue<Work>, ObserverTable<Element>.Entries)?
     let work = state.withLock { state -> Work? in
       // Holding the claim and the lock, nobody else changes the word but to set the closed bit
       // (under the lock too).
@@ -235,7 +235,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         // Disposed while this thread delivered: the queued work is not done and the observers
         // go, released below with no lock held.
         dropped = (state.pending, table.removeAll())
-        state.pending = SmallQueue()
+        state.pending = RingQueue()
         state.pendingRemovals = 0
         self.state.storeWord(Self.closedBit)
         return nil
@@ -341,8 +341,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
       case .none: replay = []
       case .latest:
         // After a terminal event a BehaviorSubject sends only that event, as in RxSwift.
-        replay = state.terminal == nil ? state.buffer.elements.map { .next($0) } : []
-      case .buffer: replay = state.buffer.elements.map { .next($0) }
+        replay = state.terminal == nil ? state.buffer.map { .next($0) } : []
+      case .buffer: replay = state.buffer.map { .next($0) }
       case .last:
         replay = []
         if let terminal = state.terminal, case .completed = terminal, let last = state.buffer.last {
@@ -360,7 +360,20 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       state.subscribers += 1
       subscription = registered
-      return claim(.add(observer, registered, replay: replay), &state)
+      if !replay.isEmpty {
+        // The subscribing thread delivers the replay itself, holding the claim.
+        return claim(.add(observer, registered, replay: replay), &state)
+      }
+      if claimUnderLock() {
+        // Nobody was delivering, so nothing is queued: add the entry and release the claim within
+        // the lock, so that a subscribing thread never ends up delivering other threads' events
+        // (with an endless emitter it would never return).
+        table.append(observer, registered)
+        self.state.storeWord(self.state.loadWord() & ~Self.deliveringBit)
+        return nil
+      }
+      state.pending.append(.add(observer, registered, replay: []))
+      return nil
     }
     if let work { drain(work) }
     return subscription ?? Disposables.create()
@@ -406,16 +419,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func dispose() {
     let released = state.withLock {
-      state -> (SmallQueue<Element>, SmallQueue<Work>, ObserverTable<Element>.Entries?) in
-      if state.isDisposed { return (SmallQueue(), SmallQueue(), nil) }
+      state -> (RingQueue<Element>, RingQueue<Work>, ObserverTable<Element>.Entries?) in
+      if state.isDisposed { return (RingQueue(), RingQueue(), nil) }
       state.isDisposed = true
       state.version &+= 1
       state.subscribers = 0
       state.pendingRemovals = 0
       let buffer = state.buffer
       let pending = state.pending
-      state.buffer = SmallQueue()
-      state.pending = SmallQueue()
+      state.buffer = RingQueue()
+      state.pending = RingQueue()
       let word = self.state.fetchOrWord(Self.closedBit) | Self.closedBit
       // When nobody delivers, take the claim for a moment and let the table go; otherwise the
       // delivering thread does that (`nextWork`) before it releases the claim.
@@ -479,16 +492,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
       return value
     }
   }
-}
-
-extension SmallQueue {
-  /// The element at the back, if any.
-  @inlinable
-  var last: Element? { isEmpty ? nil : storage.last }
-
-  /// The queued elements, front first.
-  @inlinable
-  var elements: ArraySlice<Element> { storage[head...] }
 }
 
 /// A subject's observers in subscription order, with holes where removed ones were: one buffer
