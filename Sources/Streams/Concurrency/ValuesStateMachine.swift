@@ -20,7 +20,7 @@ struct ValuesStateMachine<Element> {
   @usableFromInline typealias Continuation = UnsafeContinuation<Result<Element?, any Error>, Never>
 
   @usableFromInline
-  enum Phase {
+  enum Phase: Sendable {
     /// No subscription yet: the iterator has not been asked for an element.
     case idle
     /// Subscribing or subscribed; elements flow.
@@ -56,7 +56,7 @@ struct ValuesStateMachine<Element> {
   @usableFromInline let dropsIncoming: Bool
 
   @usableFromInline
-  enum PendingTerminal {
+  enum PendingTerminal: Sendable {
     case completed
     case failed(any Error)
   }
@@ -301,3 +301,7 @@ extension ValuesStateMachine.PendingTerminal {
     }
   }
 }
+
+// Every stored property is `Sendable` when the element is (the buffer, continuations, the upstream
+// disposable, the error), so the lock in `ValuesStorage` may be shared across threads.
+extension ValuesStateMachine: Sendable where Element: Sendable {}

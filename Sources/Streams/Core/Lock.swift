@@ -117,12 +117,8 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
 }
 
 /// A value guarded by its own lock: the one lock type Streams uses everywhere.
-///
-/// `@unchecked Sendable`: every access to the stored `State` goes through ``withLock(_:)``, which
-/// holds the lock for the duration of the closure; the atomic word is only touched through the
-/// sequentially consistent C atomics in `StreamsShims`.
 @usableFromInline
-struct Locked<State>: @unchecked Sendable {
+struct Locked<State> {
   @usableFromInline let storage: LockStorage<State>
 
   @inlinable
@@ -177,6 +173,14 @@ struct Locked<State>: @unchecked Sendable {
   }
 }
 
+/// `@unchecked Sendable` when `State` is: every access to the stored `State` goes through
+/// ``Locked/withLock(_:)``, which holds the lock for the duration of the closure; the atomic word
+/// is only touched through the sequentially consistent C atomics in `StreamsShims`. A state that is
+/// not `Sendable` could leave the lock through `withLock`'s result and be used on two threads, so
+/// the lock does not make it `Sendable`; a type that keeps such a state behind its own discipline
+/// (a sink whose state holds observers) says so with its own `@unchecked Sendable` and comment.
+extension Locked: @unchecked Sendable where State: Sendable {}
+
 /// A single atomic integer in its own allocation, for counters that have no state to lock.
 @usableFromInline
 struct AtomicCounter: Sendable {
@@ -204,7 +208,7 @@ struct AtomicCounter: Sendable {
 /// The lock type of ``Locked``, for the other Streams modules (StreamsTest, StreamsState,
 /// StreamsTrace), which import it as SPI so that it never appears in an app's namespace.
 @_spi(StreamsInternal)
-public struct Protected<State>: Sendable {
+public struct Protected<State> {
   private let base: Locked<State>
 
   /// Guards `state`.
@@ -217,3 +221,7 @@ public struct Protected<State>: Sendable {
     try base.withLock(body)
   }
 }
+
+// `Sendable` when the guarded state is, as ``Locked``.
+@_spi(StreamsInternal)
+extension Protected: Sendable where State: Sendable {}

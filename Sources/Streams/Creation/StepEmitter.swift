@@ -114,7 +114,13 @@ final class TrampolineEmitter: TrampolineTask {
 /// The steps are moved out of their lock while one step runs (a step may call user code, which
 /// must not run under a lock) and put back before the next step is scheduled, so each step sees
 /// the previous one's state; steps never overlap because each is scheduled by the one before.
-private final class ScheduledEmitter<Steps: EmissionSteps>: Sendable {
+/// `@unchecked Sendable`: `steps` is moved, never shared. Each scheduled action takes it out of
+/// the lock, runs one step and puts it back before the next action is scheduled (recursive
+/// scheduling: one action at a time, on whichever thread the scheduler picks), so exactly one
+/// thread uses it at a time, and the lock orders the hand-over. The public entry points that
+/// schedule steps require their closures and sequences to be `Sendable`; the iterator they make is
+/// carried from one action to the next this way (what a `sending` hand-over would say).
+private final class ScheduledEmitter<Steps: EmissionSteps>: @unchecked Sendable {
   private let steps: Locked<Steps?>
   private let sink: GuardedSink<Steps.Element>
 

@@ -223,8 +223,11 @@ public enum TakeBehavior: Sendable, Equatable {
 /// element is being delivered is delivered by that element's thread right after it; an element
 /// that arrives after a terminal event was requested is dropped. Elements delivered reentrantly
 /// (from inside the delivery of another) still go through.
+///
+/// `@unchecked Sendable`: `slot` only ever holds a terminal event (`.error` or `.completed`, which
+/// carry no element), under its lock; `sink` guards itself.
 @usableFromInline
-final class UntilGate<Element>: Sendable {
+final class UntilGate<Element>: @unchecked Sendable {
   @usableFromInline static var busyMask: Int { (1 << 28) - 1 }
   @usableFromInline static var openBit: Int { 1 << 28 }
   @usableFromInline static var deliveredBit: Int { 1 << 29 }

@@ -74,7 +74,9 @@ struct DispatchQueueConfiguration: Sendable {
 
 /// Owns one dispatch timer and the disposable its action returned; disposing cancels both.
 final class DispatchTimerDisposable: Cancelable {
-  private struct State {
+  /// `@unchecked Sendable`: a dispatch source may be used from any thread (libdispatch objects
+  /// are thread-safe) but is not annotated `Sendable` on every platform.
+  private struct State: @unchecked Sendable {
     var timer: (any DispatchSourceTimer)?
     var inner: (any Disposable)?
     var isDisposed = false
