@@ -55,6 +55,14 @@ public class Observable<Element>: ObservableType {
   /// ended subscription's closures alive.
   @usableFromInline let disposableReleasesObserver: Bool
 
+  /// Whether a subscription made now returns a disposable that lets go of the observer when the
+  /// subscription ends (``disposableReleasesObserver``). Not while a tracer is installed: a traced
+  /// node's disposable reports its disposal, which must happen when the subscription ends.
+  @inlinable
+  final var returnsReleasingDisposable: Bool {
+    disposableReleasesObserver && !Tracing.isInstalled
+  }
+
   /// Creates a node of the graph. The producer is trusted to follow the event grammar (operators
   /// inside Streams); ``create(_:)`` is the public, guarded entry.
   @inlinable
@@ -96,9 +104,11 @@ public class Observable<Element>: ObservableType {
   /// it, and with it of the whole chain, whose upstreams release their sinks as they are disposed.
   @inlinable
   final func subscribeReleasing(_ observer: AnyObserver<Element>) -> any Disposable {
-    if disposableReleasesObserver { return subscribeAny(observer) }
+    if returnsReleasingDisposable { return subscribeAny(observer) }
     let handle = SingleAssignmentDisposable()
-    let sink = GuardedSink(observer, onDisposed: { handle.dispose() })
+    // The sink refers to the handle weakly: if the subscription never ends (a subject dropped
+    // without a terminal event) and the caller drops the handle, nothing keeps the pair alive.
+    let sink = GuardedSink(observer, onDisposed: { [weak handle] in handle?.dispose() })
     handle.setDisposable(sink)
     sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
     return handle

@@ -23,7 +23,7 @@ extension ObservableType {
     onDisposed: (() -> Void)? = nil
   ) -> any Disposable {
     let source = asObservable()
-    if source.disposableReleasesObserver, onDisposed == nil {
+    if source.returnsReleasingDisposable, onDisposed == nil {
       // The source's disposable lets go of the sink when the subscription ends: return it.
       let sink = ClosureSink<Element>(
         onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: nil, owner: nil)
@@ -162,8 +162,9 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
   @usableFromInline let onError: ((any Error) -> Void)?
   @usableFromInline let onCompleted: (() -> Void)?
   @usableFromInline let onDisposed: (() -> Void)?
-  /// The handle the caller holds, when it is not the source's own disposable (see above).
-  @usableFromInline let owner: SingleAssignmentDisposable?
+  /// The handle the caller holds, when it is not the source's own disposable (see above). Weak:
+  /// if the subscription never ends and the caller drops the handle, nothing keeps the pair alive.
+  @usableFromInline weak let owner: SingleAssignmentDisposable?
   @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
 
   @inlinable

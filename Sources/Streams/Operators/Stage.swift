@@ -62,6 +62,10 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   @usableFromInline let downstream: AnyObserver<Step.Output>
   @usableFromInline let step: Step
   @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
+  /// The subject subscription this stage handed on as its own disposable (see `stage`), written
+  /// before the upstream is published: the caller disposes that, not this sink, so it is what a
+  /// step that disposes the subscription has disposed.
+  @exclusivity(unchecked) @usableFromInline var handedOn: SubjectSubscription?
 
   @inlinable
   init(_ downstream: AnyObserver<Step.Output>, step: Step) {
@@ -69,6 +73,7 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
     self.downstream = downstream
     self.step = step
     self.upstreamSlot = nil
+    self.handedOn = nil
     Resources.track(self)
   }
 
@@ -97,10 +102,21 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
         finish(.error(error))
         return
       }
-      if let output, SinkLifecycle.isActive(flagsAddress) { downstream.on(.next(output)) }
+      guard let output, SinkLifecycle.isActive(flagsAddress), !handedOnIsDisposed else { return }
+      downstream.on(.next(output))
     case .error(let error): finish(.error(error))
     case .completed: finish(.completed)
     }
+  }
+
+  /// Whether the subscription this stage handed on was disposed (by the step, say). Read only
+  /// once the upstream is published, after which `handedOn` no longer changes.
+  @inlinable
+  var handedOnIsDisposed: Bool {
+    guard streams_atomic_load(flagsAddress) & SinkLifecycle.upstreamSetBit != 0,
+      let handedOn
+    else { return false }
+    return !handedOn.isActive
   }
 
   @inlinable
@@ -133,12 +149,12 @@ extension ObservableType {
     _ step: Step, kind: StaticString, file: StaticString, line: UInt
   ) -> Observable<Step.Output> where Step.Input == Element {
     let source = asObservable()
-    let passesUpstreamOn = source.disposableReleasesObserver
     return Observable(
       kind: kind, upstreams: [source.traceID], file: file, line: line,
-      disposableReleasesObserver: passesUpstreamOn
+      disposableReleasesObserver: source.disposableReleasesObserver
     ) { observer in
       let sink = StageSink(observer, step: step)
+      let passesUpstreamOn = source.returnsReleasingDisposable
       let upstream = source.subscribeNested(AnyObserver(eventHandler: sink.on))
       guard passesUpstreamOn else {
         sink.setUpstream(upstream)
@@ -147,6 +163,7 @@ extension ObservableType {
       // The upstream's disposable lets go of this sink when the subscription ends, and this
       // sink has nothing of its own to do on disposal: hand that disposable on, so that the
       // caller's disposable never holds this sink (and, through it, the downstream).
+      sink.handedOn = upstream as? SubjectSubscription
       sink.setUpstream(copy upstream)
       return upstream
     }

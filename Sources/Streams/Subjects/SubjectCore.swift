@@ -58,8 +58,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
     /// A new subscriber: the replayed events, then its entry in the table (unless it was disposed
     /// meanwhile).
     case add(AnyObserver<Element>, SubjectSubscription, replay: [Event<Element>])
-    /// Events for an observer that is not added: the subject had terminated or was disposed.
-    case replay([Event<Element>], AnyObserver<Element>)
     /// A disposed subscriber's entry leaves the table.
     case remove(SubjectSubscription)
   }
@@ -319,8 +317,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
     case .add(let observer, let subscription, let replay):
       for event in replay where subscription.isActive { observer.on(event) }
       if subscription.isActive { table.append(observer, subscription) }
-    case .replay(let events, let observer):
-      for event in events { observer.on(event) }
     case .remove(let subscription):
       let entry = table.remove(subscription)
       withExtendedLifetime(entry) {}
@@ -332,9 +328,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
     var subscription: SubjectSubscription?
+    var finished: [Event<Element>] = []
     let work = state.withLock { state -> Work? in
       if state.isDisposed {
-        return claim(.replay([.error(RxError.disposed(object: name))], observer), &state)
+        finished = [.error(RxError.disposed(object: name))]
+        return nil
       }
       var replay: [Event<Element>]
       switch policy {
@@ -350,8 +348,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
         }
       }
       if let terminal = state.terminal {
+        // The observer is not added: it gets its events on this thread, with no claim (nobody
+        // else delivers to it, and a queued replay could be dropped by a `dispose()`).
         replay.append(terminal)
-        return claim(.replay(replay, observer), &state)
+        finished = replay
+        return nil
       }
       // The subscription holds the core and its entry in the table holds the subscription: a
       // cycle that unsubscribing breaks, or the owner's deinit disposing the core.
@@ -375,6 +376,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       state.pending.append(.add(observer, registered, replay: []))
       return nil
     }
+    for event in finished { observer.on(event) }
     if let work { drain(work) }
     return subscription ?? Disposables.create()
   }
@@ -388,8 +390,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
     let removed = state.withLock { state -> ObserverTable<Element>.Entry? in
       guard subscription.isActive else { return nil }  // disposed twice
       defer { subscription.markDisposed() }
-      if state.isDisposed || state.terminal != nil { return nil }
-      state.subscribers -= 1
+      if state.isDisposed { return nil }  // the table went with the disposal
+      // After a terminal event the count is already 0, but the entry may still be in the table
+      // with the terminal event queued: remove it the same way, so that it gets nothing more.
+      if state.terminal == nil { state.subscribers -= 1 }
       if claimUnderLock() {
         // Nobody was delivering, so nothing is queued and, holding the lock and the claim, nobody
         // else changes the word: remove the entry and release the claim with a store.

@@ -131,3 +131,21 @@ struct TracingTests {
     #expect(Set([a.traceNode.id, b.traceNode.id, c.traceNode.id]).count == 3)
   }
 }
+
+extension TracingTests {
+  @Test("with a tracer installed, a subscription that completes reports the disposal of each node")
+  func completedChainReportsDisposal() {
+    let tracer = RecordingTracer()
+    let source = Observable.just(1)
+    let mapped = source.map { $0 + 1 }
+    tracer.trace([source.traceNode.id, mapped.traceNode.id])
+    Tracing.install(tracer)
+    defer { Tracing.install(nil) }
+    var received: [Int] = []
+    let subscription = mapped.subscribe(onNext: { received.append($0) })
+    #expect(received == [2])
+    #expect(tracer.lines.contains("dispose map"))
+    #expect(tracer.lines.contains("dispose just"))
+    subscription.dispose()
+  }
+}

@@ -140,3 +140,66 @@ struct SubjectReentrancyTests {
     #expect(lock.withLock { log.value } == [1])
   }
 }
+
+/// Findings of the review of the O(1) subject: disposal racing a terminal event, subscribing to a
+/// disposed subject from inside a delivery, a stage's step disposing its own subscription.
+@Suite("Subject disposal edge cases")
+struct SubjectDisposalEdgeTests {
+  @Test("an observer disposed after the subject accepted its terminal event gets nothing more")
+  func disposedAfterTerminalAccepted() {
+    let subject = PublishSubject<Int>()
+    var second: (any Disposable)?
+    var received: [String] = []
+    _ = subject.subscribe(onNext: { element in
+      subject.onCompleted()  // queued behind this delivery
+      second?.dispose()
+    })
+    second = subject.subscribe(
+      onNext: { received.append("\($0)") }, onCompleted: { received.append("completed") })
+    subject.onNext(4)
+    #expect(received == [])
+  }
+
+  @Test("subscribing to a subject disposed during a delivery receives RxError.disposed at once")
+  func subscribeAfterDisposeInsideDelivery() {
+    let subject = PublishSubject<Int>()
+    var errors: [String] = []
+    _ = subject.subscribe(onNext: { _ in
+      subject.dispose()
+      _ = subject.subscribe(onError: { errors.append("\($0)") })
+    })
+    subject.onNext(1)
+    #expect(errors.count == 1)
+  }
+
+  @Test("a step that disposes its subscription stops the element it produced")
+  func stepDisposesItsSubscription() {
+    let subject = PublishSubject<Int>()
+    var received: [Int] = []
+    var subscription: (any Disposable)?
+    subscription = subject.map { value -> Int in
+      subscription?.dispose()
+      return value
+    }.subscribe(onNext: { received.append($0) })
+    subject.onNext(1)
+    subject.onNext(2)
+    #expect(received == [])
+  }
+
+  @Test("a handle and its sink do not keep each other alive when the subscription never ends")
+  func neverEndingSubscriptionFreed() {
+    final class Token {}
+    weak var weakToken: Token?
+    do {
+      let relay = BehaviorRelay(value: 0)
+      let token = Token()
+      weakToken = token
+      // `onDisposed` makes the caller's disposable a handle over the closure sink; neither is
+      // disposed, and the relay is dropped without a terminal event.
+      _ = relay.subscribe(onNext: { _ in withExtendedLifetime(token) {} }, onDisposed: {})
+      _ = relay.asObservable().subscribe(
+        AnyObserver { _ in withExtendedLifetime(token) {} })
+    }
+    #expect(weakToken == nil)
+  }
+}
