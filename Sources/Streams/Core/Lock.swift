@@ -156,8 +156,7 @@ struct Locked<State> {
     }
   }
 
-  /// Atomically adds `delta` to the side word and returns the previous value.
-  /// Sets the word to `desired` if it is `expected`; returns whether it did.
+  /// Atomically sets the word to `desired` if it is `expected`; returns whether it did.
   @inlinable
   func compareExchangeWord(expected: Int, desired: Int) -> Bool {
     storage.withUnsafeMutablePointerToElements {
@@ -165,6 +164,7 @@ struct Locked<State> {
     }
   }
 
+  /// Atomically adds `delta` to the side word and returns the previous value.
   @inlinable
   func fetchAddWord(_ delta: Int) -> Int {
     storage.withUnsafeMutablePointerToElements {

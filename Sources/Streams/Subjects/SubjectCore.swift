@@ -28,7 +28,8 @@ enum ReplayPolicy {
 /// nobody delivers (it takes the claim for a moment), otherwise the delivering thread, to which
 /// the change is queued as work in the same first-in first-out order as the events. The table
 /// keeps the subscription order; a removal leaves a hole that later subscriptions do not reuse,
-/// and the table is compacted when holes outnumber observers (amortized O(1)). Nothing is copied
+/// and the table is compacted once holes outnumber observers and number more than 8 (amortized
+/// O(1)). Nothing is copied
 /// per change and nothing is allocated per event.
 ///
 /// **Who delivers is kept in the atomic word** beside the lock: ``deliveringBit``, ``pendingBit``,
@@ -91,6 +92,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable static var removalsPendingBit: Int { 4 }
   /// Set once the subject has terminated or was disposed; never cleared.
   @inlinable static var closedBit: Int { 8 }
+  /// Set once the subject was disposed; never cleared. A delivery under way stops at once.
+  @inlinable static var disposedBit: Int { 16 }
 
   /// The observers, in subscription order. Only the thread holding the delivery claim reads or
   /// writes it.
@@ -195,15 +198,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Holding the claim: delivers `event` to the observers in the table. While a removal is
   /// pending (``removalsPendingBit``, loaded per observer because an observer may dispose another
-  /// one), each subscription is checked before its observer is called.
+  /// one), each subscription is checked before its observer is called; once the subject is
+  /// disposed (``disposedBit``) the delivery stops.
   @inlinable
   func deliverToTable(_ event: Event<Element>) {
     guard let base = table.base else { return }
     for index in 0..<table.count {
-      if state.loadWord() & Self.removalsPendingBit != 0,
-        base[index]?.subscription.isActive != true
-      {
-        continue
+      let word = state.loadWord()
+      if word & (Self.removalsPendingBit | Self.disposedBit) != 0 {
+        if word & Self.disposedBit != 0 { return }
+        if base[index]?.subscription.isActive != true { continue }
       }
       base[index]?.observer.handler(event)
     }
@@ -235,7 +239,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         dropped = (state.pending, table.removeAll())
         state.pending = RingQueue()
         state.pendingRemovals = 0
-        self.state.storeWord(Self.closedBit)
+        self.state.storeWord(Self.closedBit | Self.disposedBit)
         return nil
       }
       guard let work = state.pending.popFirst() else {
@@ -433,7 +437,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
       let pending = state.pending
       state.buffer = RingQueue()
       state.pending = RingQueue()
-      let word = self.state.fetchOrWord(Self.closedBit) | Self.closedBit
+      let word =
+        self.state.fetchOrWord(Self.closedBit | Self.disposedBit) | Self.closedBit
+        | Self.disposedBit
       // When nobody delivers, take the claim for a moment and let the table go; otherwise the
       // delivering thread does that (`nextWork`) before it releases the claim.
       guard word & Self.deliveringBit == 0,
@@ -442,7 +448,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         return (buffer, pending, nil)
       }
       let entries = table.removeAll()
-      self.state.storeWord(Self.closedBit)
+      self.state.storeWord(Self.closedBit | Self.disposedBit)
       return (buffer, pending, entries)
     }
     withExtendedLifetime(released) {}
@@ -502,7 +508,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
 /// that the thread holding the delivery claim owns (see ``SubjectCore``).
 ///
 /// Appending is amortized O(1); removing is O(1) through the index the subscription keeps, plus a
-/// compaction, O(n), once holes outnumber observers (amortized O(1)). A removed entry is handed
+/// compaction, O(n), once holes outnumber observers and number more than 8 (amortized O(1)). A removed entry is handed
 /// back, never released here, so that the caller can release it outside any lock.
 @usableFromInline
 struct ObserverTable<Element> {

@@ -203,3 +203,16 @@ struct SubjectDisposalEdgeTests {
     #expect(weakToken == nil)
   }
 }
+
+extension SubjectDisposalEdgeTests {
+  @Test("a subject disposed by one observer does not deliver the event under way to the next ones")
+  func disposeStopsTheDeliveryUnderWay() {
+    let subject = PublishSubject<Int>()
+    var received: [String] = []
+    _ = subject.subscribe(onNext: { received.append("first \($0)") })
+    _ = subject.subscribe(onNext: { _ in subject.dispose() })
+    _ = subject.subscribe(onNext: { received.append("third \($0)") })
+    subject.onNext(1)
+    #expect(received == ["first 1"])
+  }
+}
