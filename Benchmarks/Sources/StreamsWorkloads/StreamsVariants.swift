@@ -21,19 +21,7 @@ public enum StreamsVariants {
   }
 
   /// Subscribes one sink to a PublishSubject and disposes it; an operation is one pair.
-  @Sendable public static func subscribeDispose() -> Workload {
-    let subject = PublishSubject<Int>()
-    let counter = Counter()
-    return Workload(
-      run: { count in
-        for _ in 0..<count {
-          let subscription = subject.subscribe(onNext: { counter.value &+= $0 })
-          subscription.dispose()
-        }
-      },
-      checksum: { counter.value },
-      tearDown: {})
-  }
+  @Sendable public static func subscribeDispose() -> Workload { subscribeDispose(at: 0) }
 
   /// Subscribes one sink to a PublishSubject that already has `present` observers, and disposes
   /// it; an operation is one pair. The cost must not grow with `present`.
