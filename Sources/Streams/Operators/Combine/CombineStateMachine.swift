@@ -15,26 +15,17 @@ enum CombineMode {
 /// Emissions are snapshots of the values, queued in the outbox; the sink runs the result selector
 /// while delivering them, outside the lock, one at a time and in order.
 ///
-/// RxSwift's completion rules, which Streams keeps:
-/// - `combineLatest` completes when every source completed, or when a source emits while every
-///   other source completed (one of them without any element, or the combination would have
-///   been emitted already).
-/// - `zip` completes when every source completed; over a collection also when a source emits an
-///   element that cannot be paired because every other source completed.
-/// - Either fails with the first error. A completed source's subscription is disposed at once.
+/// The completion rules are ``CombineSources``' (RxSwift's).
 struct CombineStateMachine<Value> {
   typealias Snapshot = ContiguousArray<Value>
 
-  var outbox = SerialOutbox<Snapshot>()
+  var sources: CombineSources<Snapshot>
   private let mode: CombineMode
   private let count: Int
   private var latest: [Value?]
   private var queues: [RingQueue<Value>]
   /// Sources with a latest value (`latest`) or with a queued value (`zip`).
   private var withValue = 0
-  private var done: [Bool]
-  private var doneCount = 0
-  private var subscriptions: [UpstreamDisposable]
 
   init(count: Int, mode: CombineMode) {
     self.mode = mode
@@ -47,37 +38,32 @@ struct CombineStateMachine<Value> {
       latest = []
       queues = Array(repeating: RingQueue(), count: count)
     }
-    done = Array(repeating: false, count: count)
-    subscriptions = Array(repeating: .pending, count: count)
+    sources = CombineSources(count: count)
   }
 
   /// Completes a combination of no sources at once, as RxSwift does.
   mutating func start() -> Event<Snapshot>? {
-    count == 0 ? outbox.send(.completed) : nil
+    count == 0 ? sources.outbox.send(.completed) : nil
   }
 
   /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
   mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> (any Disposable)? {
-    if outbox.isClosed {
-      _ = subscriptions[index].release()
-      return disposable
-    }
-    return subscriptions[index].store(disposable)
+    sources.subscribed(index, disposable)
   }
 
   /// Source `index` emitted `value`: returns an event to deliver and, for `combineLatest`, the
   /// latest value `value` replaced, which the caller releases after unlocking.
   mutating func next(_ index: Int, _ value: Value) -> (deliver: Event<Snapshot>?, replaced: Value?)
   {
-    if outbox.isClosed { return (nil, nil) }
+    if sources.outbox.isClosed { return (nil, nil) }
     switch mode {
     case .latest:
       let replaced = latest[index].replace(with: value)
       if replaced == nil { withValue += 1 }
       if withValue == count {
-        return (outbox.send(.next(Snapshot(latest.lazy.map { $0! }))), replaced)
+        return (sources.outbox.send(.next(Snapshot(latest.lazy.map { $0! }))), replaced)
       }
-      return (completeIfOthersDone(index), replaced)
+      return (sources.completeIfOthersDone(index), replaced)
     case .zip(let completesWhenOthersDone):
       queues[index].append(value)
       if queues[index].count == 1 { withValue += 1 }
@@ -89,24 +75,15 @@ struct CombineStateMachine<Value> {
           values.append(queues[slot].popFirst()!)
           if !queues[slot].isEmpty { withValue += 1 }
         }
-        return (outbox.send(.next(values)), nil)
+        return (sources.outbox.send(.next(values)), nil)
       }
-      return (completesWhenOthersDone ? completeIfOthersDone(index) : nil, nil)
+      return (completesWhenOthersDone ? sources.completeIfOthersDone(index) : nil, nil)
     }
-  }
-
-  private mutating func completeIfOthersDone(_ index: Int) -> Event<Snapshot>? {
-    let othersDone = doneCount - (done[index] ? 1 : 0)
-    return othersDone == count - 1 ? outbox.send(.completed) : nil
   }
 
   /// Source `index` completed: returns its subscription to dispose and an event to deliver.
   mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?) {
-    let disposable = subscriptions[index].release()
-    if outbox.isClosed || done[index] { return (disposable, nil) }
-    done[index] = true
-    doneCount += 1
-    return (disposable, doneCount == count ? outbox.send(.completed) : nil)
+    sources.completed(index)
   }
 
   /// What ``dispose()`` takes out of the state: the queued snapshots, the latest values
@@ -118,16 +95,12 @@ struct CombineStateMachine<Value> {
   /// The subscription ends: returns every subscription to dispose, and the values the state held,
   /// which the caller releases after unlocking.
   mutating func dispose() -> (subscriptions: [any Disposable], released: Released) {
-    let pending = outbox.dispose()
+    let (subscriptions, pending) = sources.dispose()
     var values: [Value?] = []
     swap(&values, &latest)
     var buffers: [RingQueue<Value>] = []
     swap(&buffers, &queues)
-    var all: [any Disposable] = []
-    for index in subscriptions.indices {
-      if let disposable = subscriptions[index].release() { all.append(disposable) }
-    }
-    return (all, (pending, values, buffers))
+    return (subscriptions, (pending, values, buffers))
   }
 }
 
@@ -182,7 +155,7 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
       drain(event)
       withExtendedLifetime(replaced) {}
     case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
+      drain(state.withLock { $0.sources.outbox.send(.error(error)) })
     case .completed:
       let (disposable, event) = state.withLock { $0.completed(index) }
       disposable?.dispose()
@@ -197,7 +170,7 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
       do {
         result = try resultSelector(values)
       } catch {
-        let dropped = state.withLock { $0.outbox.fail() }
+        let dropped = state.withLock { $0.sources.outbox.fail() }
         downstream.on(.error(error))
         withExtendedLifetime(dropped) {}
         return true
@@ -214,7 +187,7 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
   }
 
   func nextPending() -> Event<ContiguousArray<Value>>? {
-    state.withLock { $0.outbox.next() }
+    state.withLock { $0.sources.outbox.next() }
   }
 
   func dispose() {

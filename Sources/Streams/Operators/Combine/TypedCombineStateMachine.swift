@@ -10,13 +10,11 @@
 /// as values; the sink runs the result selector while delivering them, outside the lock, one at a
 /// time and in order.
 ///
-/// The rules are those of ``CombineStateMachine`` (RxSwift's): both complete when every source
-/// completed; `combineLatest` also when a source emits while every other source completed (the
-/// fixed-arity `zip` waits for every source); both fail with the first error; a completed source's
-/// subscription is disposed at once.
+/// The completion rules are ``CombineSources``' (RxSwift's); the fixed-arity `zip` waits for every
+/// source (`completesWhenOthersDone` is `false`).
 @usableFromInline
 struct TypedCombineStateMachine<Storage, Snapshot> {
-  @usableFromInline var outbox = SerialOutbox<Snapshot>()
+  @usableFromInline var sources: CombineSources<Snapshot>
   @usableFromInline var storage: Storage
   /// `storage` with nothing in it, restored on disposal to release the elements.
   @usableFromInline let empty: Storage
@@ -28,11 +26,8 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
   @usableFromInline let completesWhenOthersDone: Bool
   /// Bit `i` is set while slot `i` holds a value.
   @usableFromInline var filled = 0
-  /// Bit `i` is set once source `i` completed.
-  @usableFromInline var done = 0
   /// Every source's bit.
   @usableFromInline let all: Int
-  @usableFromInline var subscriptions: [UpstreamDisposable]
 
   /// A state for `count` sources, with nothing stored yet (`empty`).
   @inlinable
@@ -47,17 +42,13 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
     self.take = take
     self.completesWhenOthersDone = completesWhenOthersDone
     self.all = (1 << count) - 1
-    self.subscriptions = Array(repeating: .pending, count: count)
+    self.sources = CombineSources(count: count)
   }
 
   /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
   @inlinable
   mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> (any Disposable)? {
-    if outbox.isClosed {
-      _ = subscriptions[index].release()
-      return disposable
-    }
-    return subscriptions[index].store(disposable)
+    sources.subscribed(index, disposable)
   }
 
   /// Source `index` emitted; `write` stores its element in `storage` and returns what it
@@ -67,29 +58,22 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
   mutating func next<Replaced>(_ index: Int, _ write: (inout Storage) -> Replaced) -> (
     deliver: Event<Snapshot>?, replaced: Replaced?
   ) {
-    if outbox.isClosed { return (nil, nil) }
+    if sources.outbox.isClosed { return (nil, nil) }
     let replaced = write(&storage)
     filled |= 1 << index
     if filled == all {
       let (snapshot, stillFilled) = take(&storage)
       filled = stillFilled
-      return (outbox.send(.next(snapshot)), replaced)
+      return (sources.outbox.send(.next(snapshot)), replaced)
     }
     guard completesWhenOthersDone else { return (nil, replaced) }
-    // Every other source completed (`combineLatest`: one of them without an element, or the
-    // combination would have been emitted): nothing more can be combined.
-    let others = all & ~(1 << index)
-    return (done & others == others ? outbox.send(.completed) : nil, replaced)
+    return (sources.completeIfOthersDone(index), replaced)
   }
 
   /// Source `index` completed: returns its subscription to dispose and an event to deliver.
   @inlinable
   mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?) {
-    let disposable = subscriptions[index].release()
-    let bit = 1 << index
-    if outbox.isClosed || done & bit != 0 { return (disposable, nil) }
-    done |= bit
-    return (disposable, done == all ? outbox.send(.completed) : nil)
+    sources.completed(index)
   }
 
   /// The subscription ends: returns every subscription to dispose, in subscription order, and
@@ -99,14 +83,10 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
   mutating func dispose() -> (
     subscriptions: [any Disposable], released: (RingQueue<Event<Snapshot>>, Storage)
   ) {
-    let pending = outbox.dispose()
+    let (subscriptions, pending) = sources.dispose()
     var stored = empty
     swap(&stored, &storage)
-    var all: [any Disposable] = []
-    for index in subscriptions.indices {
-      if let disposable = subscriptions[index].release() { all.append(disposable) }
-    }
-    return (all, (pending, stored))
+    return (subscriptions, (pending, stored))
   }
 }
 
@@ -155,7 +135,7 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
           drain(event)
           withExtendedLifetime(replaced) {}
         case .error(let error):
-          drain(state.withLock { $0.outbox.send(.error(error)) })
+          drain(state.withLock { $0.sources.outbox.send(.error(error)) })
         case .completed:
           let (disposable, event) = state.withLock { $0.completed(index) }
           disposable?.dispose()
@@ -173,7 +153,7 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
       do {
         result = try resultSelector(snapshot)
       } catch {
-        let dropped = state.withLock { $0.outbox.fail() }
+        let dropped = state.withLock { $0.sources.outbox.fail() }
         downstream.on(.error(error))
         withExtendedLifetime(dropped) {}
         return true
@@ -191,7 +171,7 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
 
   @inlinable
   func nextPending() -> Event<Snapshot>? {
-    state.withLock { $0.outbox.next() }
+    state.withLock { $0.sources.outbox.next() }
   }
 
   @inlinable
