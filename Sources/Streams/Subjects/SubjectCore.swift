@@ -43,6 +43,11 @@ enum ReplayPolicy {
 /// observer once `dispose()` has returned (a call already running on another thread may finish),
 /// and the queued and the lock-free deliveries stop at the same element.
 ///
+/// **A subscriber with replay** (BehaviorSubject, ReplaySubject) delivers its replay itself,
+/// holding the claim, and so also delivers what other threads queue meanwhile before it returns:
+/// with an emitter that never stops, it does not return. A subscriber without replay, and a
+/// disposer, only ever hold the claim within the lock and never deliver other threads' events.
+///
 /// **Nothing is released under the lock**: an element replaced or evicted from the buffer, a
 /// removed observer, queued work dropped by `dispose()`, leave the critical section first, because
 /// their `deinit` is user code that may re-enter the subject.
