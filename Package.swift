@@ -7,15 +7,21 @@ let package = Package(
   products: [
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTest", targets: ["StreamsTest"]),
+    .library(name: "StreamsState", targets: ["StreamsState"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
   ],
   targets: [
     .target(name: "StreamsShims"),
-    .target(name: "Streams", dependencies: ["StreamsShims"]),
-    .target(name: "StreamsTest", dependencies: ["Streams"]),
+    // The state module depends on nothing: the state and the views that read it outlive the Rx
+    // code. Streams depends on it and provides the Rx side (bindings, cells as observables).
+    .target(name: "StreamsState"),
+    .target(name: "Streams", dependencies: ["StreamsShims", "StreamsState"]),
+    .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"], path: "Examples/SearchDemo"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTest"]),
     .testTarget(name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest"]),
+    // Depends on StreamsState alone, which proves that the state module needs nothing else.
+    .testTarget(name: "StreamsStateTests", dependencies: ["StreamsState"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -158,4 +158,15 @@ enum MainQueueCheck {
 
   /// `true` when the current code runs on the main queue.
   static var isMain: Bool { DispatchQueue.getSpecific(key: key) != nil }
+
+  /// Runs `action` on the main actor: now when the caller is on the main queue, otherwise on the
+  /// main queue's next turn. Depends on nothing else queued there (unlike `MainScheduler`, which
+  /// enqueues while any of its earlier work waits).
+  static func runOnMainActor(_ action: @escaping @MainActor @Sendable () -> Void) {
+    if isMain {
+      MainActor.assumeIsolated(action)
+    } else {
+      DispatchQueue.main.async { MainActor.assumeIsolated(action) }
+    }
+  }
 }

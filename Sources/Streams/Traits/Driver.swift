@@ -233,17 +233,7 @@ enum MainActorSubscription {
       onCompleted: {
         MainActor.assumeIsolated { onCompleted?() }
       },
-      onDisposed: onDisposed.map { onDisposed in { runOnMainActor(onDisposed) } })
-  }
-}
-
-/// Runs a main-actor closure on the main thread: now if already there, otherwise queued on the
-/// main queue. The thread check is the one behind `MainScheduler`.
-private func runOnMainActor(_ action: @escaping @MainActor @Sendable () -> Void) {
-  if MainQueueCheck.isMain {
-    MainActor.assumeIsolated(action)
-  } else {
-    DispatchQueue.main.async { MainActor.assumeIsolated(action) }
+      onDisposed: onDisposed.map { onDisposed in { MainQueueCheck.runOnMainActor(onDisposed) } })
   }
 }
 

@@ -1,0 +1,166 @@
+import Dispatch
+@_spi(StreamsInternal) import StreamsState
+
+/// One binding of a sequence to a main-actor target (a ``StateCell``, or a key path of a
+/// main-actor object): writes the elements on the main actor, in order, and ends with the target.
+///
+/// Writing:
+/// - An element that arrives on the main queue is written at once, after any of this binding's
+///   elements still waiting from an earlier hop (so a later element never lands before an
+///   earlier one).
+/// - An element that arrives elsewhere joins this binding's backlog; the first element of a
+///   backlog schedules one hop to the main queue, which writes the whole backlog.
+///
+/// The backlog is this binding's own. Nothing depends on what else is queued on the main queue,
+/// as it does with `MainScheduler.instance`, whose process-wide count of waiting work makes an
+/// element emitted on the main thread wait behind unrelated work (a known source of stale UI
+/// state).
+///
+/// Lifetime: the binding holds the target weakly. A cell owns its bindings: when it is
+/// deinitialized it ends them (disposes their subscriptions). For any other object the binding
+/// ends with the first element that finds the object gone. Disposing ends it earlier, and drops
+/// the elements still waiting for a hop. When the binding ends its cell lets go of it.
+///
+/// An error is a programming error, as for every binding: it stops the program with a message
+/// naming the binding's call site.
+final class StateBinding<Element: Sendable>: Sendable {
+  private enum Attachment {
+    /// Not attached to a cell yet (or the target is not a cell).
+    case pending
+    case attached(StateObservation)
+    case ended
+  }
+
+  private struct State: Sendable {
+    var backlog = RingQueue<Element>()
+    var hopScheduled = false
+    var attachment = Attachment.pending
+    /// The sink of the subscription, held by the upstream; disposed when the target is gone.
+    weak var sink: GuardedSink<Element>?
+  }
+
+  /// The state; its side word is 1 while the backlog is not empty, so that an element on the main
+  /// queue checks for a backlog without taking the lock.
+  private let state = Locked(State())
+  /// Writes an element; returns `false` when the target is gone.
+  private let apply: @MainActor @Sendable (Element) -> Bool
+  private let file: StaticString
+  private let line: UInt
+
+  private init(
+    file: StaticString, line: UInt, apply: @escaping @MainActor @Sendable (Element) -> Bool
+  ) {
+    self.apply = apply
+    self.file = file
+    self.line = line
+  }
+
+  /// Subscribes a binding to `source` and returns the disposable that ends it.
+  ///
+  /// - Parameters:
+  ///   - attach: Registers the binding with its target on the main actor, so that the target
+  ///     ends the binding when it goes; `nil` for targets that cannot own bindings.
+  ///   - apply: Writes an element into the target; returns `false` when the target is gone.
+  static func subscribe(
+    _ source: Observable<Element>, file: StaticString, line: UInt,
+    attach: (@MainActor @Sendable (StateBinding) -> StateObservation?)?,
+    apply: @escaping @MainActor @Sendable (Element) -> Bool
+  ) -> any Disposable {
+    let binding = StateBinding(file: file, line: line, apply: apply)
+    // As `subscribeReleasing`: the handle holds the sink until the binding ends, then lets go.
+    let handle = SingleAssignmentDisposable()
+    let sink = GuardedSink(
+      AnyObserver(eventHandler: binding.on),
+      onDisposed: { [weak handle] in
+        handle?.dispose()
+        binding.end()
+      })
+    binding.state.withLock { $0.sink = sink }
+    handle.setDisposable(sink)
+    if let attach {
+      // Queued before the subscription, so it runs before any element's hop.
+      MainQueueCheck.runOnMainActor { binding.attach(attach) }
+    }
+    sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
+    return handle
+  }
+
+  /// Ends the binding from its target's side (the cell is being deinitialized).
+  func targetEnded() {
+    state.withLock { $0.sink }?.dispose()
+  }
+
+  private func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element): write(element)
+    case .error(let error): bindingError(error, file: file, line: line)
+    case .completed: break
+    }
+  }
+
+  private func write(_ element: Element) {
+    if MainQueueCheck.isMain {
+      MainActor.assumeIsolated {
+        if state.loadWord() != 0 {
+          guard writeBacklog() else { return }
+        }
+        if !apply(element) { targetEnded() }
+      }
+      return
+    }
+    let scheduleHop = state.withLock { state in
+      if case .ended = state.attachment { return false }
+      state.backlog.append(element)
+      self.state.storeWord(1)
+      if state.hopScheduled { return false }
+      state.hopScheduled = true
+      return true
+    }
+    if scheduleHop {
+      DispatchQueue.main.async { MainActor.assumeIsolated { _ = self.writeBacklog() } }
+    }
+  }
+
+  /// Writes the elements waiting for a hop; returns `false` when the target is gone.
+  @MainActor
+  private func writeBacklog() -> Bool {
+    var backlog = state.withLock { state in
+      state.hopScheduled = false
+      self.state.storeWord(0)
+      return state.backlog.removeAll()
+    }
+    while let element = backlog.popFirst() {
+      if !apply(element) {
+        targetEnded()
+        return false
+      }
+    }
+    return true
+  }
+
+  @MainActor
+  private func attach(_ register: @MainActor (StateBinding) -> StateObservation?) {
+    guard let observation = register(self) else { return }
+    let ended = state.withLock { state in
+      guard case .pending = state.attachment else { return true }
+      state.attachment = .attached(observation)
+      return false
+    }
+    if ended { observation.cancel() }
+  }
+
+  /// Ends the binding: drops the backlog and lets the target forget it.
+  private func end() {
+    let (observation, dropped) = state.withLock { state in
+      var observation: StateObservation?
+      if case .attached(let attached) = state.attachment { observation = attached }
+      state.attachment = .ended
+      self.state.storeWord(0)
+      return (observation, state.backlog.removeAll())
+    }
+    _ = consume dropped
+    if let observation {
+      MainQueueCheck.runOnMainActor { observation.cancel() }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+@_spi(StreamsInternal) import StreamsState
+
+extension StateCell where Value: Sendable {
+  /// The cell as an observable: on subscription the current value, then each value after it is
+  /// stored, all on the main actor; completes when the cell is deinitialized.
+  ///
+  /// ```swift
+  /// uiState.contentAlpha.asObservable()
+  ///   .map(\.title)
+  ///   .subscribe(onNext: { print($0) })
+  ///   .disposed(by: bag)
+  /// ```
+  ///
+  /// A subscription made off the main queue starts on the main queue's next turn. The observable
+  /// holds the cell, as a relay's `asObservable()` holds the relay; a subscription does not.
+  nonisolated public func asObservable() -> Observable<Value> {
+    Observable(kind: "stateCell", upstreams: [], disposableReleasesObserver: true) {
+      [self] observer in
+      let subscription = StateCellSubscription(observer)
+      MainQueueCheck.runOnMainActor { subscription.start(self) }
+      return subscription
+    }
+  }
+
+  /// The cell as an `Infallible`: the current value, then each stored value; see
+  /// ``asObservable()``.
+  ///
+  /// ```swift
+  /// let titles = uiState.contentAlpha.asInfallible().map(\.title)
+  /// ```
+  nonisolated public func asInfallible() -> Infallible<Value> {
+    Infallible(asObservable())
+  }
+
+  /// The cell as a `Driver`: the current value, then each stored value, on the main thread.
+  ///
+  /// ```swift
+  /// uiState.isLoading.asDriver().drive(onNext: { print($0) }).disposed(by: bag)
+  /// ```
+  nonisolated public func asDriver() -> Driver<Value> {
+    Driver(asObservable())
+  }
+}
+
+/// One subscription to a ``StateCell``: sends the current value, then every stored value, and
+/// completes when the cell goes.
+///
+/// The values arrive on the main actor. A value stored while the current one is being sent (the
+/// observer writes the cell) waits until that send returns, so the observer is never re-entered.
+///
+/// The cell holds the subscription while it is registered, as a subject holds its observers, so a
+/// subscription whose disposable is dropped keeps going. Disposal, completion and the cell's end
+/// let go of the observer.
+///
+/// `Sendable`: the phase is guarded by its lock; the observer is called outside it.
+final class StateCellSubscription<Value: Sendable>: Cancelable, Sendable {
+  private enum Phase {
+    case waiting(AnyObserver<Value>)
+    /// Registered, sending the current value; values stored meanwhile wait in `pending`.
+    case starting(AnyObserver<Value>, StateObservation, pending: [Value])
+    case observing(AnyObserver<Value>, StateObservation)
+    case ended
+  }
+
+  private let phase: Locked<Phase>
+
+  init(_ observer: AnyObserver<Value>) {
+    phase = Locked(.waiting(observer))
+  }
+
+  var isDisposed: Bool {
+    phase.withLock { if case .ended = $0 { return true } else { return false } }
+  }
+
+  @MainActor
+  func start(_ cell: StateCell<Value>) {
+    guard case .waiting = phase.withLock({ $0 }) else { return }
+    let observation = cell.observe(
+      onChange: { value in self.send(value) },
+      onEnd: { self.complete() })
+    let observer: AnyObserver<Value>? = phase.withLock { phase in
+      guard case .waiting(let observer) = phase else { return nil }
+      phase = .starting(observer, observation, pending: [])
+      return observer
+    }
+    guard let observer else {
+      observation.cancel()
+      return
+    }
+    var next = cell.value
+    while true {
+      observer.on(.next(next))
+      let more: Value? = phase.withLock { phase in
+        guard case .starting(let observer, let observation, var pending) = phase else { return nil }
+        if pending.isEmpty {
+          phase = .observing(observer, observation)
+          return nil
+        }
+        let first = pending.removeFirst()
+        phase = .starting(observer, observation, pending: pending)
+        return first
+      }
+      guard let more else { return }
+      next = more
+    }
+  }
+
+  @MainActor
+  private func send(_ value: Value) {
+    let observer: AnyObserver<Value>? = phase.withLock { phase in
+      switch phase {
+      case .observing(let observer, _): return observer
+      case .starting(let observer, let observation, var pending):
+        pending.append(value)
+        phase = .starting(observer, observation, pending: pending)
+        return nil
+      case .waiting, .ended: return nil
+      }
+    }
+    observer?.on(.next(value))
+  }
+
+  /// The cell is being deinitialized: completes on the main actor.
+  private func complete() {
+    let observer: AnyObserver<Value>? = phase.withLock { phase in
+      switch phase {
+      case .waiting(let observer), .starting(let observer, _, _), .observing(let observer, _):
+        phase = .ended
+        return observer
+      case .ended: return nil
+      }
+    }
+    guard let observer else { return }
+    MainQueueCheck.runOnMainActor { observer.on(.completed) }
+  }
+
+  func dispose() {
+    let (observer, observation): (AnyObserver<Value>?, StateObservation?) = phase.withLock {
+      phase in
+      defer { phase = .ended }
+      switch phase {
+      case .waiting(let observer): return (observer, nil)
+      case .starting(let observer, let observation, _), .observing(let observer, let observation):
+        return (observer, observation)
+      case .ended: return (nil, nil)
+      }
+    }
+    _ = consume observer
+    if let observation {
+      MainQueueCheck.runOnMainActor { observation.cancel() }
+    }
+  }
+}

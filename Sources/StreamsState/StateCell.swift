@@ -1,0 +1,229 @@
+import Observation
+
+/// The state of one content block of a screen: a value that SwiftUI views observe and that the
+/// rest of the app writes on the main actor.
+///
+/// A screen's state container holds one cell per content block, as `let` properties:
+///
+/// ```swift
+/// struct ContentAlpha: Equatable {
+///   var title = ""
+///   var alpha = 1.0
+/// }
+///
+/// @MainActor
+/// final class UIState {
+///   let contentAlpha = StateCell(ContentAlpha())
+///   let isLoading = StateCell(false)
+/// }
+/// ```
+///
+/// Each cell notifies only the views and observers that read it, so a view of one block is not
+/// invalidated when another block changes; and because the container's properties are `let`, a
+/// view can never be left holding a cell that the container has replaced.
+///
+/// A cell is observable in four ways:
+/// - through Observation (`Observation.Observable`, on iOS 17, macOS 14, tvOS 17, watchOS 10 and
+///   later, and on Linux): reading ``value`` inside a SwiftUI `body` or `withObservationTracking`
+///   registers the read, and a write notifies before the change, as `@Observable` does;
+/// - through `ObservableObject` where Combine exists: `objectWillChange` sends before the change
+///   (for SwiftUI on iOS 15 and 16);
+/// - through ``onChange(_:)``, whose action runs after the new value is stored;
+/// - as an `AsyncSequence`, ``values``: the current value first, then every stored value.
+///
+/// A write that does not change an `Equatable` value notifies nobody. Several changes made in one
+/// ``update(_:)`` notify once.
+///
+/// Writes happen on the main actor. Code running elsewhere (an Rx pipeline on a background queue)
+/// goes through a binding, such as Streams' `bind(to:)`, which writes synchronously when it runs
+/// on the main queue and otherwise hops there once.
+///
+/// A cell depends on nothing but Observation: files that declare state and the views that read it
+/// import only `StreamsState`, and keep compiling once the Rx code that feeds them is gone.
+@MainActor
+public final class StateCell<Value> {
+  private var storage: Value
+  /// Tells whether two values are equal; set by the `Equatable` initializer only.
+  private let isEqual: ((Value, Value) -> Bool)?
+  /// The Observation registrar and the key path of ``value``, boxed because
+  /// `ObservationRegistrar` is unavailable below iOS 17 / macOS 14 and a stored property cannot be
+  /// marked available; `nil` on systems without Observation.
+  private let registrarBox: AnyObject?
+  /// Observers of changes and of the cell's end, in registration order. Only the cell holds
+  /// them: when the cell is deinitialized, so are they, and they run their end actions.
+  let observers = StateObservers<Value>()
+  /// Set while the will-change observers run; a write then would recurse.
+  private var isNotifyingWillChange = false
+  /// Values stored while the after-change observers were running, delivered once they return.
+  private var pendingDeliveries: [Value] = []
+  private var isDelivering = false
+  #if canImport(Combine)
+    /// The `objectWillChange` publisher, made on first use (see `StateCell+ObservableObject`).
+    var willChangePublisher: AnyObject?
+  #endif
+
+  /// Where the cell was created, for precondition messages.
+  let file: StaticString
+  let line: UInt
+
+  /// A cell holding `initial`. Every write notifies, since values cannot be compared; a cell of
+  /// an `Equatable` value uses the other initializer, which skips writes of an equal value.
+  public init(_ initial: Value, file: StaticString = #fileID, line: UInt = #line) {
+    self.storage = initial
+    self.isEqual = nil
+    self.file = file
+    self.line = line
+    self.registrarBox = Self.makeRegistrarBox()
+  }
+
+  /// A cell holding `initial`, where a write of a value equal to the stored one notifies nobody
+  /// (as a property of an `@Observable` type).
+  public init(_ initial: Value, file: StaticString = #fileID, line: UInt = #line)
+  where Value: Equatable {
+    self.storage = initial
+    self.isEqual = { $0 == $1 }
+    self.file = file
+    self.line = line
+    self.registrarBox = Self.makeRegistrarBox()
+  }
+
+  /// The current value. Reading it inside a SwiftUI `body` or `withObservationTracking` makes the
+  /// reader observe this cell; writing it stores the value and notifies (see the type's summary).
+  ///
+  /// A write from inside a will-change observer (an `onChange` of `withObservationTracking`, an
+  /// `objectWillChange` subscriber) stops the program: the write would notify that observer again,
+  /// without end. A write from inside an after-change observer (``onChange(_:)``, ``values``, an
+  /// Rx subscriber) is stored at once and its notification waits until every observer has seen
+  /// the current one, so each observer's last seen value is the stored value.
+  public var value: Value {
+    get {
+      if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { access() }
+      return storage
+    }
+    set { write(newValue) }
+  }
+
+  /// Changes the value in place, notifying once for all the changes `body` makes, and not at all
+  /// if the result equals the stored value (for an `Equatable` value).
+  ///
+  /// ```swift
+  /// state.contentAlpha.update { block in
+  ///   block.title = "Today"
+  ///   block.alpha = 0.5
+  /// }
+  /// ```
+  public func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    var copy = storage
+    let result = try body(&copy)
+    write(copy)
+    return result
+  }
+
+  /// Runs `action` with each new value after it is stored, on the main actor, until the returned
+  /// observation is cancelled or the cell is deinitialized. `action` is not called with the
+  /// current value.
+  ///
+  /// ```swift
+  /// let observation = state.isLoading.onChange { isLoading in
+  ///   print("loading:", isLoading)
+  /// }
+  /// ```
+  ///
+  /// The cell holds `action` strongly: capture owners of the cell weakly.
+  @discardableResult
+  public func onChange(_ action: @escaping @MainActor (Value) -> Void) -> StateObservation {
+    observers.add(onChange: action, onEnd: nil)
+  }
+
+  /// Registers an after-change action and an action that runs when the cell is deinitialized (on
+  /// the thread that releases it), for the modules that connect cells to other systems.
+  @_spi(StreamsInternal)
+  public func observe(
+    onChange: (@MainActor (Value) -> Void)?, onEnd: (@Sendable () -> Void)?
+  ) -> StateObservation {
+    observers.add(onChange: onChange, onEnd: onEnd)
+  }
+
+  private func write(_ newValue: Value) {
+    if let isEqual, isEqual(storage, newValue) { return }
+    precondition(
+      !isNotifyingWillChange,
+      "StreamsState: the StateCell<\(Value.self)> created at \(file):\(line) was written from "
+        + "inside one of its will-change observers (withObservationTracking's onChange, "
+        + "objectWillChange); that write would notify the same observer again without end. "
+        + "Write after the change instead: from onChange(_:), values, or the next main-actor turn.")
+    isNotifyingWillChange = true
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { willSet() }
+    sendObjectWillChange()
+    isNotifyingWillChange = false
+    let old = storage
+    storage = newValue
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { didSet() }
+    deliver(newValue)
+    _ = consume old
+  }
+
+  /// Runs the after-change observers with `value`; called again from inside one of them, queues
+  /// `value` until the current round ends.
+  private func deliver(_ value: Value) {
+    if isDelivering {
+      pendingDeliveries.append(value)
+      return
+    }
+    isDelivering = true
+    observers.deliver(value)
+    var next = 0
+    while next < pendingDeliveries.count {
+      observers.deliver(pendingDeliveries[next])
+      next += 1
+    }
+    if next > 0 { pendingDeliveries.removeAll() }
+    isDelivering = false
+  }
+}
+
+// MARK: - Observation
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension StateCell: Observation.Observable {}
+
+/// The registrar of one cell and the key path of its value (see `StateCell.registrarBox`).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+private final class RegistrarBox<Value> {
+  let registrar = ObservationRegistrar()
+  let keyPath: KeyPath<StateCell<Value>, Value> = \.value
+}
+
+extension StateCell {
+  private static func makeRegistrarBox() -> AnyObject? {
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      return RegistrarBox<Value>()
+    }
+    return nil
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  private var box: RegistrarBox<Value> {
+    // Set in `init` under the same availability, so the box is there and of this type.
+    unsafeDowncast(registrarBox.unsafelyUnwrapped, to: RegistrarBox<Value>.self)
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  private func access() {
+    let box = box
+    box.registrar.access(self, keyPath: box.keyPath)
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  private func willSet() {
+    let box = box
+    box.registrar.willSet(self, keyPath: box.keyPath)
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  private func didSet() {
+    let box = box
+    box.registrar.didSet(self, keyPath: box.keyPath)
+  }
+}
