@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "StreamsTest", targets: ["StreamsTest"]),
     .library(name: "StreamsState", targets: ["StreamsState"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
+    .executable(name: "screen-demo", targets: ["ScreenDemo"]),
   ],
   targets: [
     .target(name: "StreamsShims"),
@@ -18,10 +19,16 @@ let package = Package(
     .target(name: "Streams", dependencies: ["StreamsShims", "StreamsState"]),
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"], path: "Examples/SearchDemo"),
+    // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
+    .executableTarget(
+      name: "ScreenDemo", dependencies: ["Streams", "StreamsState", "StreamsTest"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTest"]),
     .testTarget(name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest"]),
     // Depends on StreamsState alone, which proves that the state module needs nothing else.
     .testTarget(name: "StreamsStateTests", dependencies: ["StreamsState"]),
+    .testTarget(
+      name: "ScreenDemoTests",
+      dependencies: ["ScreenDemo", "Streams", "StreamsState", "StreamsTest"]),
   ],
   swiftLanguageModes: [.v6]
 )
