@@ -5,7 +5,7 @@ import StreamsState
 /// the blocks and routes each response to its block. Blocks A and B are SwiftUI views reading
 /// state cells (`bind(to:)`); block D is still a UIKit view configured by hand.
 final class TopViewModel {
-  let bag = DisposeBag()
+  var bag = DisposeBag()
 
   init(refresh: Observable<Void>, api: TopAPI, state: UIState, deltaView: DeltaView) {
     let responses =
