@@ -28,7 +28,11 @@ let package = Package(
   targets: [
     // Every Streams workload, shared by the benchmark suite and the malloc check.
     .target(
-      name: "StreamsWorkloads", dependencies: [.product(name: "Streams", package: streamsPackage)]),
+      name: "StreamsWorkloads",
+      dependencies: [
+        .product(name: "Streams", package: streamsPackage),
+        .product(name: "StreamsState", package: streamsPackage),
+      ]),
     .executableTarget(
       name: "Throughput",
       dependencies: [

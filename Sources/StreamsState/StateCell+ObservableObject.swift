@@ -17,6 +17,7 @@
       return publisher
     }
 
+    @usableFromInline
     func sendObjectWillChange() {
       guard let publisher = willChangePublisher else { return }
       unsafeDowncast(publisher, to: ObservableObjectPublisher.self).send()
@@ -25,6 +26,7 @@
 #else
   extension StateCell {
     /// Without Combine there is no `objectWillChange` to send.
+    @usableFromInline
     func sendObjectWillChange() {}
   }
 #endif

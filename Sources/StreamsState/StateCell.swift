@@ -42,29 +42,32 @@ import Observation
 /// import only `StreamsState`, and keep compiling once the Rx code that feeds them is gone.
 @MainActor
 public final class StateCell<Value> {
-  private var storage: Value
+  // The stored `var`s below are `@exclusivity(unchecked)`: every access is on the main actor and
+  // none spans a call out (`update` mutates a copy), so the dynamic exclusivity check, a third
+  // of a write's cost, has nothing to find.
+  @usableFromInline @exclusivity(unchecked) var storage: Value
   /// Tells whether two values are equal; set by the `Equatable` initializer only.
-  private let isEqual: ((Value, Value) -> Bool)?
+  @usableFromInline let isEqual: ((Value, Value) -> Bool)?
   /// The Observation registrar and the key path of ``value``, boxed because
   /// `ObservationRegistrar` is unavailable below iOS 17 / macOS 14 and a stored property cannot be
   /// marked available; `nil` on systems without Observation.
-  private let registrarBox: AnyObject?
+  @usableFromInline let registrarBox: AnyObject?
   /// Observers of changes and of the cell's end, in registration order. Only the cell holds
   /// them: when the cell is deinitialized, so are they, and they run their end actions.
-  let observers = StateObservers<Value>()
+  @usableFromInline let observers = StateObservers<Value>()
   /// Set while the will-change observers run; a write then would recurse.
-  private var isNotifyingWillChange = false
+  @usableFromInline @exclusivity(unchecked) var isNotifyingWillChange = false
   /// Values stored while the after-change observers were running, delivered once they return.
-  private var pendingDeliveries: [Value] = []
-  private var isDelivering = false
+  @usableFromInline @exclusivity(unchecked) var pendingDeliveries: [Value] = []
+  @usableFromInline @exclusivity(unchecked) var isDelivering = false
   #if canImport(Combine)
     /// The `objectWillChange` publisher, made on first use (see `StateCell+ObservableObject`).
-    var willChangePublisher: AnyObject?
+    @usableFromInline var willChangePublisher: AnyObject?
   #endif
 
   /// Where the cell was created, for precondition messages.
-  let file: StaticString
-  let line: UInt
+  @usableFromInline let file: StaticString
+  @usableFromInline let line: UInt
 
   /// A cell holding `initial`. Every write notifies, since values cannot be compared; a cell of
   /// an `Equatable` value uses the other initializer, which skips writes of an equal value.
@@ -95,6 +98,10 @@ public final class StateCell<Value> {
   /// without end. A write from inside an after-change observer (``onChange(_:)``, ``values``, an
   /// Rx subscriber) is stored at once and its notification waits until every observer has seen
   /// the current one, so each observer's last seen value is the stored value.
+  //
+  // The read and write paths are inlinable so that they are specialized for the value's type in
+  // the caller's module (a binding writes through them once per element).
+  @inlinable
   public var value: Value {
     get {
       if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { access() }
@@ -112,6 +119,7 @@ public final class StateCell<Value> {
   ///   block.alpha = 0.5
   /// }
   /// ```
+  @inlinable
   public func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     var copy = storage
     let result = try body(&copy)
@@ -144,14 +152,10 @@ public final class StateCell<Value> {
     observers.add(onChange: onChange, onEnd: onEnd)
   }
 
-  private func write(_ newValue: Value) {
+  @inlinable
+  func write(_ newValue: Value) {
     if let isEqual, isEqual(storage, newValue) { return }
-    precondition(
-      !isNotifyingWillChange,
-      "StreamsState: the StateCell<\(Value.self)> created at \(file):\(line) was written from "
-        + "inside one of its will-change observers (withObservationTracking's onChange, "
-        + "objectWillChange); that write would notify the same observer again without end. "
-        + "Write after the change instead: from onChange(_:), values, or the next main-actor turn.")
+    if isNotifyingWillChange { writtenDuringWillChange() }
     isNotifyingWillChange = true
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { willSet() }
     sendObjectWillChange()
@@ -163,9 +167,20 @@ public final class StateCell<Value> {
     _ = consume old
   }
 
+  /// Stops the program: a will-change observer wrote the cell.
+  @usableFromInline
+  func writtenDuringWillChange() -> Never {
+    preconditionFailure(
+      "StreamsState: the StateCell<\(Value.self)> created at \(file):\(line) was written from "
+        + "inside one of its will-change observers (withObservationTracking's onChange, "
+        + "objectWillChange); that write would notify the same observer again without end. "
+        + "Write after the change instead: from onChange(_:), values, or the next main-actor turn.")
+  }
+
   /// Runs the after-change observers with `value`; called again from inside one of them, queues
   /// `value` until the current round ends.
-  private func deliver(_ value: Value) {
+  @inlinable
+  func deliver(_ value: Value) {
     if isDelivering {
       pendingDeliveries.append(value)
       return
@@ -187,43 +202,55 @@ public final class StateCell<Value> {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension StateCell: Observation.Observable {}
 
-/// The registrar of one cell and the key path of its value (see `StateCell.registrarBox`).
+/// The Observation registrar of one cell (see `StateCell.registrarBox`).
+///
+/// The registrar tracks reads and announces writes by its own identity and a key path; the
+/// subject passed to `access`, `willSet` and `didSet` only types the key path. So the key path is
+/// one of this non-generic class, made once, rather than `\StateCell<Value>.value`, whose
+/// generic metadata and key path object would be looked up on every read and write.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-@MainActor
-private final class RegistrarBox<Value> {
+@usableFromInline
+final class CellRegistrar: Observation.Observable, Sendable {
+  static let keyPath: any KeyPath<CellRegistrar, Int> & Sendable = \.value
+
   let registrar = ObservationRegistrar()
-  let keyPath: KeyPath<StateCell<Value>, Value> = \.value
+
+  /// The tracked "property": stands for the cell's value.
+  var value: Int { 0 }
 }
 
 extension StateCell {
   private static func makeRegistrarBox() -> AnyObject? {
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-      return RegistrarBox<Value>()
+      return CellRegistrar()
     }
     return nil
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  private var box: RegistrarBox<Value> {
+  var box: CellRegistrar {
     // Set in `init` under the same availability, so the box is there and of this type.
-    unsafeDowncast(registrarBox.unsafelyUnwrapped, to: RegistrarBox<Value>.self)
+    unsafeDowncast(registrarBox.unsafelyUnwrapped, to: CellRegistrar.self)
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  private func access() {
+  @usableFromInline
+  func access() {
     let box = box
-    box.registrar.access(self, keyPath: box.keyPath)
+    box.registrar.access(box, keyPath: CellRegistrar.keyPath)
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  private func willSet() {
+  @usableFromInline
+  func willSet() {
     let box = box
-    box.registrar.willSet(self, keyPath: box.keyPath)
+    box.registrar.willSet(box, keyPath: CellRegistrar.keyPath)
   }
 
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  private func didSet() {
+  @usableFromInline
+  func didSet() {
     let box = box
-    box.registrar.didSet(self, keyPath: box.keyPath)
+    box.registrar.didSet(box, keyPath: CellRegistrar.keyPath)
   }
 }

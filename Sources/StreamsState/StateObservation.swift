@@ -44,16 +44,22 @@ private protocol StateObservationList: AnyObject {
 /// The end actions run when the list is deinitialized, which happens when its cell is, on the
 /// thread that releases the cell.
 @MainActor
+@usableFromInline
 final class StateObservers<Value>: StateObservationList {
+  /// A registration's token and end action; its change action sits at the same index of
+  /// ``actions``.
   private struct Entry {
     let token: StateObservation
-    let onChange: (@MainActor (Value) -> Void)?
     let onEnd: (@Sendable () -> Void)?
   }
 
+  // `@exclusivity(unchecked)`, as the cell's state: main-actor only, and no access spans a call
+  // out (`deliver` reads one action at a time).
   private var entries: [Entry?] = []
-  private var holes = 0
-  private var deliveries = 0
+  /// The change actions, apart from the entries so that a delivery copies one reference each.
+  @usableFromInline @exclusivity(unchecked) var actions: [(@MainActor (Value) -> Void)?] = []
+  @usableFromInline @exclusivity(unchecked) var holes = 0
+  @usableFromInline @exclusivity(unchecked) var deliveries = 0
 
   init() {}
 
@@ -70,42 +76,53 @@ final class StateObservers<Value>: StateObservationList {
     onChange: (@MainActor (Value) -> Void)?, onEnd: (@Sendable () -> Void)?
   ) -> StateObservation {
     let token = StateObservation(slot: entries.count, list: self)
-    entries.append(Entry(token: token, onChange: onChange, onEnd: onEnd))
+    entries.append(Entry(token: token, onEnd: onEnd))
+    actions.append(onChange)
     return token
   }
 
   func remove(slot: Int) {
-    let removed = entries[slot]
+    // Released after the list is consistent again: an action's captures may run user code.
+    let removedEntry = entries[slot]
+    let removedAction = actions[slot]
     entries[slot] = nil
+    actions[slot] = nil
     holes += 1
     compactIfSparse()
-    _ = consume removed
+    _ = consume removedEntry
+    _ = consume removedAction
   }
 
-  /// Calls the after-change actions with `value`.
+  /// Calls the change actions with `value` (inlinable, to be specialized with the cell's write
+  /// path).
+  @inlinable
   func deliver(_ value: Value) {
     deliveries += 1
-    defer {
-      deliveries -= 1
-      compactIfSparse()
-    }
-    let present = entries.count
+    let present = actions.count
     var index = 0
     while index < present {
-      if let onChange = entries[index]?.onChange { onChange(value) }
+      if let action = actions[index] { action(value) }
       index += 1
     }
+    deliveries -= 1
+    if holes > 8 { compactIfSparse() }
   }
 
-  private func compactIfSparse() {
+  @usableFromInline
+  func compactIfSparse() {
     guard deliveries == 0, holes > 8, holes > count else { return }
-    var live: [Entry?] = []
-    live.reserveCapacity(count)
-    for case let entry? in entries {
-      entry.token.slot = live.count
-      live.append(entry)
+    var liveEntries: [Entry?] = []
+    var liveActions: [(@MainActor (Value) -> Void)?] = []
+    liveEntries.reserveCapacity(count)
+    liveActions.reserveCapacity(count)
+    for (entry, action) in zip(entries, actions) {
+      guard let entry else { continue }
+      entry.token.slot = liveEntries.count
+      liveEntries.append(entry)
+      liveActions.append(action)
     }
-    entries = live
+    entries = liveEntries
+    actions = liveActions
     holes = 0
   }
 }

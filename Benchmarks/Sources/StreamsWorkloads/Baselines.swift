@@ -271,6 +271,24 @@ public enum Baselines {
       checksum: { counter.value },
       tearDown: {})
   }
+
+  /// A stored value compared with the new one, then one closure: a hand-written setter with a
+  /// change callback, what a binding into a cell replaces.
+  @Sendable public static func relayBindCell() -> Workload {
+    let observers = Observers()
+    let counter = Counter()
+    let current = Counter()
+    observers.closures.append(opaque { counter.value &+= $0 })
+    return Workload(
+      run: { count in
+        for index in 1...max(count, 1) where current.value != index {
+          current.value = index
+          observers.send(index)
+        }
+      },
+      checksum: { counter.value &+ current.value },
+      tearDown: {})
+  }
 }
 
 /// Closures in an array, with keys to remove them.

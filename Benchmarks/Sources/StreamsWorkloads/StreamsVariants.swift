@@ -1,4 +1,5 @@
 import Streams
+import StreamsState
 
 /// The Streams side of every workload, written as app code would be: from a module other than
 /// Streams, through its public API.
@@ -277,4 +278,41 @@ public enum BridgeValues {
 /// A value a workload sets up in `prepare` and consumes in `run`.
 final class Held<Value> {
   var value: Value?
+}
+
+extension StreamsVariants {
+  /// BehaviorRelay → `bind(to:)` → StateCell → one `onChange` observer, on the main queue (where
+  /// a binding writes synchronously); an operation is one `accept`.
+  @Sendable public static func relayBindCell() -> Workload {
+    let relay = BehaviorRelay(value: 0)
+    let total = CellTotal()
+    let (cell, observation) = MainQueue.run {
+      let cell = StateCell(0)
+      return (cell, cell.onChange { [total] in total.add($0) })
+    }
+    let binding = relay.bind(to: cell)
+    return Workload(
+      run: { count in
+        MainQueue.run {
+          for index in 1...max(count, 1) { relay.accept(index) }
+        }
+      },
+      checksum: { total.value },
+      tearDown: {
+        binding.dispose()
+        MainQueue.run {
+          observation.cancel()
+          _ = cell
+        }
+      })
+  }
+}
+
+/// The running total of a main-actor observer (``Counter`` for main-actor closures).
+@MainActor
+final class CellTotal: Sendable {
+  private let counter = Counter()
+  nonisolated init() {}
+  func add(_ value: Int) { counter.value &+= value }
+  nonisolated var value: Int { MainQueue.run { counter.value } }
 }

@@ -124,5 +124,8 @@ public enum Workloads {
     Entry(
       name: "debounce-virtual", streams: StreamsVariants.debounceVirtual,
       baseline: Baselines.debounceVirtual, mallocsPerOperation: 0),
+    Entry(
+      name: "relay-bind-cell", streams: StreamsVariants.relayBindCell,
+      baseline: Baselines.relayBindCell, mallocsPerOperation: 0),
   ]
 }

@@ -137,10 +137,23 @@ extension ObservableType {
 
 /// Stops the program for an error that reached a binding.
 @usableFromInline
-func bindingError(_ error: any Error, file: StaticString = #file, line: UInt = #line) -> Never {
+func bindingError(_ error: any Error) -> Never {
+  fatalError(bindingErrorMessage(error))
+}
+
+/// Stops the program for an error that reached the binding made at `file`:`line`, and reports
+/// it there.
+@usableFromInline
+func bindingError(_ error: any Error, boundAt file: StaticString, line: UInt) -> Never {
   fatalError(
-    "Streams: binding error: \(error). Binding sequences (bind(to:), drive, emit) must not "
-      + "fail; handle errors before binding (catchAndReturn, asDriver(onErrorJustReturn:)).")
+    bindingErrorMessage(error) + " The binding was made at \(file):\(line).", file: file,
+    line: line)
+}
+
+private func bindingErrorMessage(_ error: any Error) -> String {
+  "Streams: binding error: \(error). Binding sequences (bind(to:), drive, emit) must not "
+    + "fail; handle errors before binding (catchAndReturn, asDriver(onErrorJustReturn:), "
+    + "Infallible)."
 }
 
 /// The sink of ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``: the closures

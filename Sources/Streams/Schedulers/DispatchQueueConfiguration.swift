@@ -149,6 +149,7 @@ extension RxTime {
 /// specific key is set on the main queue and looked up with `DispatchQueue.getSpecific`. It answers
 /// `true` on the main thread (libdispatch makes the main queue current there at start-up, also
 /// outside any block) and inside work submitted to the main queue or a queue that targets it.
+@usableFromInline
 enum MainQueueCheck {
   private static let key: DispatchSpecificKey<UInt8> = {
     let key = DispatchSpecificKey<UInt8>()
@@ -157,6 +158,7 @@ enum MainQueueCheck {
   }()
 
   /// `true` when the current code runs on the main queue.
+  @usableFromInline
   static var isMain: Bool { DispatchQueue.getSpecific(key: key) != nil }
 
   /// Runs `action` on the main actor: now when the caller is on the main queue, otherwise on the

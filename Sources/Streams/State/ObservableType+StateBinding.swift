@@ -15,6 +15,7 @@ extension ObservableType where Element: Sendable {
   /// holds the cell weakly and the cell owns the binding: when the cell goes, the binding ends.
   /// An error reaching the binding stops the program with a message naming this call: bind a
   /// sequence that cannot fail (`Infallible`, `Driver`, or `catchAndReturn` before binding).
+  @inlinable
   public func bind(
     to cell: StateCell<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -22,6 +23,7 @@ extension ObservableType where Element: Sendable {
   }
 
   /// Writes every element, as an optional, into `cell`; see ``bind(to:file:line:)-(StateCell<Element>,_,_)``.
+  @inlinable
   public func bind(
     to cell: StateCell<Element?>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -42,6 +44,7 @@ extension ObservableType where Element: Sendable {
   /// the first element that finds the object gone (or when disposed: keep the disposable in a bag
   /// the object owns to end it with the object).
   @MainActor
+  @inlinable
   public func bind<Object: AnyObject & Sendable>(
     to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Element>,
     file: StaticString = #fileID, line: UInt = #line
@@ -58,15 +61,14 @@ extension ObservableType where Element: Sendable {
 extension Observable where Element: Sendable {
   /// The one binding path into a cell: every `bind(to:)`, `drive` and `emit(to:)` of a cell ends
   /// here.
+  @inlinable
   func bindState<Stored>(
     to cell: StateCell<Stored>, file: StaticString, line: UInt,
     _ transform: @escaping @Sendable (Element) -> Stored
   ) -> any Disposable {
     StateBinding.subscribe(
       self, file: file, line: line,
-      attach: { [weak cell] binding in
-        cell?.observe(onChange: nil, onEnd: { [weak binding] in binding?.targetEnded() })
-      },
+      attach: StateBinding.attachment(to: cell),
       apply: { [weak cell] element in
         guard let cell else { return false }
         cell.value = transform(element)
@@ -82,6 +84,7 @@ extension InfallibleType where Element: Sendable {
   /// ```swift
   /// counts.bind(to: uiState.count).disposed(by: bag)
   /// ```
+  @inlinable
   public func bind(
     to cell: StateCell<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -89,6 +92,7 @@ extension InfallibleType where Element: Sendable {
   }
 
   /// Writes every element, as an optional, into `cell`.
+  @inlinable
   public func bind(
     to cell: StateCell<Element?>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -105,6 +109,7 @@ where SharingStrategy == DriverSharingStrategy, Element: Sendable {
   /// viewModel.header.drive(uiState.header).disposed(by: bag)
   /// ```
   @MainActor
+  @inlinable
   public func drive(
     _ cell: StateCell<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -113,6 +118,7 @@ where SharingStrategy == DriverSharingStrategy, Element: Sendable {
 
   /// Writes every element, as an optional, into `cell`.
   @MainActor
+  @inlinable
   public func drive(
     _ cell: StateCell<Element?>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -128,6 +134,7 @@ where SharingStrategy == SignalSharingStrategy, Element: Sendable {
   /// viewModel.lastTap.emit(to: uiState.lastTap).disposed(by: bag)
   /// ```
   @MainActor
+  @inlinable
   public func emit(
     to cell: StateCell<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
@@ -136,6 +143,7 @@ where SharingStrategy == SignalSharingStrategy, Element: Sendable {
 
   /// Writes every element, as an optional, into `cell`.
   @MainActor
+  @inlinable
   public func emit(
     to cell: StateCell<Element?>, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {

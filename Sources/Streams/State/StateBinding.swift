@@ -18,39 +18,56 @@ import Dispatch
 ///
 /// Lifetime: the binding holds the target weakly. A cell owns its bindings: when it is
 /// deinitialized it ends them (disposes their subscriptions). For any other object the binding
-/// ends with the first element that finds the object gone. Disposing ends it earlier, and drops
-/// the elements still waiting for a hop. When the binding ends its cell lets go of it.
+/// ends with the first element that finds the object gone. Completion ends the binding after the
+/// backlog is written; disposal ends it at once and drops the backlog. When the binding ends its
+/// cell lets go of it.
 ///
 /// An error is a programming error, as for every binding: it stops the program with a message
 /// naming the binding's call site.
+///
+/// The element path (``on(_:)``, ``write(_:)``) is inlinable so that it is specialized for the
+/// element type with the caller's `bind(to:)`.
+@usableFromInline
 final class StateBinding<Element: Sendable>: Sendable {
-  private enum Attachment {
+  @usableFromInline
+  enum Attachment: Sendable {
     /// Not attached to a cell yet (or the target is not a cell).
     case pending
     case attached(StateObservation)
     case ended
   }
 
-  private struct State: Sendable {
-    var backlog = RingQueue<Element>()
+  @usableFromInline
+  struct State: Sendable {
+    @usableFromInline var backlog = RingQueue<Element>()
     var hopScheduled = false
+    /// Set by completion: the binding ends once the backlog is written.
+    var completed = false
     var attachment = Attachment.pending
     /// The sink of the subscription, held by the upstream; disposed when the target is gone.
     weak var sink: GuardedSink<Element>?
+
+    @usableFromInline
+    init() {}
   }
 
   /// The state; its side word is 1 while the backlog is not empty, so that an element on the main
   /// queue checks for a backlog without taking the lock.
-  private let state = Locked(State())
-  /// Writes an element; returns `false` when the target is gone.
-  private let apply: @MainActor @Sendable (Element) -> Bool
-  private let file: StaticString
-  private let line: UInt
+  @usableFromInline let state = Locked(State())
+  /// Writes an element; returns `false` when the target is gone. Called only on the main queue.
+  ///
+  /// `apply` as written, `@MainActor`, stored without its isolation: `MainActor.assumeIsolated`
+  /// allocates a closure context per call (Swift 6.3), once per element here. The calls are made
+  /// only where `MainQueueCheck.isMain` holds, which is the main actor's isolation (the main
+  /// actor's executor is the main queue), so they keep the closure's contract. The two function
+  /// types differ only in isolation and have the same representation.
+  @usableFromInline let apply: @Sendable (Element) -> Bool
+  @usableFromInline let file: StaticString
+  @usableFromInline let line: UInt
 
-  private init(
-    file: StaticString, line: UInt, apply: @escaping @MainActor @Sendable (Element) -> Bool
-  ) {
-    self.apply = apply
+  @inlinable
+  init(file: StaticString, line: UInt, apply: @escaping @MainActor @Sendable (Element) -> Bool) {
+    self.apply = unsafeBitCast(apply, to: (@Sendable (Element) -> Bool).self)
     self.file = file
     self.line = line
   }
@@ -59,8 +76,10 @@ final class StateBinding<Element: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - attach: Registers the binding with its target on the main actor, so that the target
-  ///     ends the binding when it goes; `nil` for targets that cannot own bindings.
+  ///     ends the binding when it goes; returns `nil` when the target is already gone. `nil` for
+  ///     targets that cannot own bindings.
   ///   - apply: Writes an element into the target; returns `false` when the target is gone.
+  @inlinable
   static func subscribe(
     _ source: Observable<Element>, file: StaticString, line: UInt,
     attach: (@MainActor @Sendable (StateBinding) -> StateObservation?)?,
@@ -75,41 +94,66 @@ final class StateBinding<Element: Sendable>: Sendable {
         handle?.dispose()
         binding.end()
       })
-    binding.state.withLock { $0.sink = sink }
+    binding.start(sink: sink, attach: attach)
     handle.setDisposable(sink)
-    if let attach {
-      // Queued before the subscription, so it runs before any element's hop.
-      MainQueueCheck.runOnMainActor { binding.attach(attach) }
-    }
     sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
     return handle
   }
 
-  /// Ends the binding from its target's side (the cell is being deinitialized).
+  @usableFromInline
+  func start(
+    sink: GuardedSink<Element>, attach: (@MainActor @Sendable (StateBinding) -> StateObservation?)?
+  ) {
+    state.withLock { $0.sink = sink }
+    if let attach {
+      // Queued before the subscription, so it runs before any element's hop.
+      MainQueueCheck.runOnMainActor { self.attach(attach) }
+    }
+  }
+
+  /// Registers a binding with `cell`, which ends the binding when it is deinitialized.
+  @usableFromInline
+  static func attachment<Stored>(
+    to cell: StateCell<Stored>
+  ) -> @MainActor @Sendable (StateBinding) -> StateObservation? {
+    { [weak cell] binding in
+      cell?.observe(onChange: nil, onEnd: { [weak binding] in binding?.targetEnded() })
+    }
+  }
+
+  /// Ends the binding from its target's side (the cell is being deinitialized, or gone).
+  @usableFromInline
   func targetEnded() {
     state.withLock { $0.sink }?.dispose()
   }
 
-  private func on(_ event: Event<Element>) {
+  @inlinable
+  func on(_ event: Event<Element>) {
     switch event {
     case .next(let element): write(element)
-    case .error(let error): bindingError(error, file: file, line: line)
-    case .completed: break
+    case .error(let error): bindingError(error, boundAt: file, line: line)
+    case .completed: completed()
     }
   }
 
-  private func write(_ element: Element) {
+  @inlinable
+  func write(_ element: Element) {
     if MainQueueCheck.isMain {
-      MainActor.assumeIsolated {
-        if state.loadWord() != 0 {
-          guard writeBacklog() else { return }
-        }
-        if !apply(element) { targetEnded() }
+      if state.loadWord() != 0 {
+        guard writeBacklog() else { return }
       }
+      if !apply(element) { targetEnded() }
       return
     }
+    enqueue(element)
+  }
+
+  /// Adds an element that arrived off the main queue to the backlog, and schedules the hop that
+  /// writes it unless one is scheduled.
+  @usableFromInline
+  func enqueue(_ element: Element) {
     let scheduleHop = state.withLock { state in
-      if case .ended = state.attachment { return false }
+      if case .ended = state.attachment, !state.completed { return false }
       state.backlog.append(element)
       self.state.storeWord(1)
       if state.hopScheduled { return false }
@@ -117,13 +161,14 @@ final class StateBinding<Element: Sendable>: Sendable {
       return true
     }
     if scheduleHop {
-      DispatchQueue.main.async { MainActor.assumeIsolated { _ = self.writeBacklog() } }
+      DispatchQueue.main.async { _ = self.writeBacklog() }
     }
   }
 
-  /// Writes the elements waiting for a hop; returns `false` when the target is gone.
-  @MainActor
-  private func writeBacklog() -> Bool {
+  /// Writes the elements waiting for a hop; returns `false` when the target is gone. Runs on the
+  /// main queue.
+  @usableFromInline
+  func writeBacklog() -> Bool {
     var backlog = state.withLock { state in
       state.hopScheduled = false
       self.state.storeWord(0)
@@ -138,9 +183,17 @@ final class StateBinding<Element: Sendable>: Sendable {
     return true
   }
 
+  @usableFromInline
+  func completed() {
+    state.withLock { $0.completed = true }
+  }
+
   @MainActor
   private func attach(_ register: @MainActor (StateBinding) -> StateObservation?) {
-    guard let observation = register(self) else { return }
+    guard let observation = register(self) else {
+      targetEnded()
+      return
+    }
     let ended = state.withLock { state in
       guard case .pending = state.attachment else { return true }
       state.attachment = .attached(observation)
@@ -149,12 +202,15 @@ final class StateBinding<Element: Sendable>: Sendable {
     if ended { observation.cancel() }
   }
 
-  /// Ends the binding: drops the backlog and lets the target forget it.
-  private func end() {
+  /// Ends the binding: lets the target forget it, and drops the backlog unless the sequence
+  /// completed (then the scheduled hop still writes it).
+  @usableFromInline
+  func end() {
     let (observation, dropped) = state.withLock { state in
       var observation: StateObservation?
       if case .attached(let attached) = state.attachment { observation = attached }
       state.attachment = .ended
+      if state.completed { return (observation, RingQueue<Element>()) }
       self.state.storeWord(0)
       return (observation, state.backlog.removeAll())
     }
