@@ -12,8 +12,9 @@ extension StateCell where Value: Sendable {
   /// The current value, then the values stored after it, buffered by `bufferingPolicy`
   /// (`.bufferingNewest(1)` keeps only the latest value a slow reader has not taken yet).
   ///
-  /// The sequence ends when the cell is deinitialized. When the reader stops (the task is
-  /// cancelled, or the loop breaks), the cell lets go of the sequence on the next main-actor turn.
+  /// The sequence ends when the cell is deinitialized. When the reader stops (its task is
+  /// cancelled, or the loop breaks and the sequence is released), the cell lets go of the
+  /// sequence on the next main-actor turn.
   public func values(
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
   ) -> AsyncStream<Value> {
