@@ -22,8 +22,9 @@ let package = Package(
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(
       name: "ScreenDemo", dependencies: ["Streams", "StreamsState", "StreamsTest"]),
-    .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTest"]),
-    .testTarget(name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest"]),
+    .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
+    .testTarget(
+      name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
     // Depends on StreamsState alone, which proves that the state module needs nothing else.
     .testTarget(name: "StreamsStateTests", dependencies: ["StreamsState"]),
     .testTarget(
