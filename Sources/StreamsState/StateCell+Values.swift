@@ -20,7 +20,7 @@ extension StateCell where Value: Sendable {
   ) -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: bufferingPolicy)
-    continuation.yield(value)
+    continuation.yield(storage)
     let observation = observers.add(
       onChange: { continuation.yield($0) }, onEnd: { continuation.finish() })
     continuation.onTermination = { _ in

@@ -58,7 +58,12 @@ public final class StateCell<Value> {
   /// Set while the will-change observers run; a write then would recurse.
   @usableFromInline @exclusivity(unchecked) var isNotifyingWillChange = false
   /// Values stored while the after-change observers were running, delivered once they return.
-  @usableFromInline @exclusivity(unchecked) var pendingDeliveries: [Value] = []
+  /// Values stored while the after-change observers were running, each with the number of
+  /// registrations at that moment (later ones did not exist yet when the value was stored).
+  @usableFromInline @exclusivity(unchecked) var pendingDeliveries: [(value: Value, upTo: Int)] =
+    []
+  /// Set while an ``update(_:)`` body runs; a write of the cell then would be lost.
+  @usableFromInline @exclusivity(unchecked) var isUpdating = false
   @usableFromInline @exclusivity(unchecked) var isDelivering = false
   #if canImport(Combine)
     /// The `objectWillChange` publisher, made on first use (see `StateCell+ObservableObject`).
@@ -119,13 +124,30 @@ public final class StateCell<Value> {
   ///   block.alpha = 0.5
   /// }
   /// ```
+  ///
+  /// Writing the cell itself inside `body` stops the program: the write would be replaced by the
+  /// result of `body` and lost.
   @inlinable
   public func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     var copy = storage
-    let result = try body(&copy)
+    isUpdating = true
+    let result: Result
+    do {
+      result = try body(&copy)
+    } catch {
+      isUpdating = false
+      throw error
+    }
+    isUpdating = false
     write(copy)
     return result
   }
+
+  /// The current value, without registering an Observation read: for the modules that connect
+  /// cells to other systems, so that subscribing inside a view's `body` does not make the view
+  /// depend on the cell.
+  @_spi(StreamsInternal)
+  public var untrackedValue: Value { storage }
 
   /// Runs `action` with each new value after it is stored, on the main actor, until the returned
   /// observation is cancelled or the cell is deinitialized. `action` is not called with the
@@ -156,6 +178,7 @@ public final class StateCell<Value> {
   func write(_ newValue: Value) {
     if let isEqual, isEqual(storage, newValue) { return }
     if isNotifyingWillChange { writtenDuringWillChange() }
+    if isUpdating { writtenDuringUpdate() }
     isNotifyingWillChange = true
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { willSet() }
     sendObjectWillChange()
@@ -177,23 +200,35 @@ public final class StateCell<Value> {
         + "Write after the change instead: from onChange(_:), values, or the next main-actor turn.")
   }
 
+  /// Stops the program: the cell was written inside an `update` body.
+  @usableFromInline
+  func writtenDuringUpdate() -> Never {
+    preconditionFailure(
+      "StreamsState: the StateCell<\(Value.self)> created at \(file):\(line) was written inside "
+        + "its own update { } body; the body's result would replace that write. Change the "
+        + "value through the body's inout argument instead.")
+  }
+
   /// Runs the after-change observers with `value`; called again from inside one of them, queues
-  /// `value` until the current round ends.
+  /// `value` until the current round ends, for the registrations present now.
   @inlinable
   func deliver(_ value: Value) {
     if isDelivering {
-      pendingDeliveries.append(value)
+      pendingDeliveries.append((value, observers.actions.count))
       return
     }
     isDelivering = true
-    observers.deliver(value)
+    observers.beginDeliveries()
+    observers.deliver(value, upTo: observers.actions.count)
     var next = 0
     while next < pendingDeliveries.count {
-      observers.deliver(pendingDeliveries[next])
+      let (value, upTo) = pendingDeliveries[next]
+      observers.deliver(value, upTo: upTo)
       next += 1
     }
     if next > 0 { pendingDeliveries.removeAll() }
     isDelivering = false
+    observers.endDeliveries()
   }
 }
 

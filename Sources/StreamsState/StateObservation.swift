@@ -53,10 +53,11 @@ final class StateObservers<Value>: StateObservationList {
     let onEnd: (@Sendable () -> Void)?
   }
 
-  // `@exclusivity(unchecked)`, as the cell's state: main-actor only, and no access spans a call
-  // out (`deliver` reads one action at a time).
   private var entries: [Entry?] = []
   /// The change actions, apart from the entries so that a delivery copies one reference each.
+  ///
+  /// This and the counters below are `@exclusivity(unchecked)`, as the cell's state: main-actor
+  /// only, and no access spans a call out (`deliver` reads one action at a time).
   @usableFromInline @exclusivity(unchecked) var actions: [(@MainActor (Value) -> Void)?] = []
   @usableFromInline @exclusivity(unchecked) var holes = 0
   @usableFromInline @exclusivity(unchecked) var deliveries = 0
@@ -93,17 +94,26 @@ final class StateObservers<Value>: StateObservationList {
     _ = consume removedAction
   }
 
-  /// Calls the change actions with `value` (inlinable, to be specialized with the cell's write
-  /// path).
+  /// Calls the change actions of the first `upTo` registrations with `value` (inlinable, to be
+  /// specialized with the cell's write path). Called between ``beginDeliveries()`` and
+  /// ``endDeliveries()``, which keep the slots in place meanwhile.
   @inlinable
-  func deliver(_ value: Value) {
-    deliveries += 1
-    let present = actions.count
+  func deliver(_ value: Value, upTo: Int) {
+    let present = Swift.min(upTo, actions.count)
     var index = 0
     while index < present {
       if let action = actions[index] { action(value) }
       index += 1
     }
+  }
+
+  /// Starts a round of deliveries: no compaction until it ends, so slots and counts stay valid.
+  @inlinable
+  func beginDeliveries() { deliveries += 1 }
+
+  /// Ends a round of deliveries, and compacts the holes cancellations made during it.
+  @inlinable
+  func endDeliveries() {
     deliveries -= 1
     if holes > 8 { compactIfSparse() }
   }

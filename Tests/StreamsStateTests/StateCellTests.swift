@@ -294,6 +294,52 @@ struct StateCellTests {
     #expect(cell.value == 21)
   }
 
+  @Test("an observer registered during a delivery gets no value stored before it registered")
+  @MainActor
+  func registrationDuringDelivery() {
+    let cell = StateCell(0)
+    var late: [Int] = []
+    var registered = false
+    cell.onChange { [unowned cell] value in
+      guard value == 1 else { return }
+      cell.value = 2  // queued for the observers present now
+      cell.value = 3
+      if !registered {
+        registered = true
+        late.append(cell.value)  // what a new subscriber sends first: the current value
+        cell.onChange { late.append($0) }
+      }
+    }
+    cell.value = 1
+    #expect(late == [3])
+    cell.value = 4
+    #expect(late == [3, 4])
+  }
+
+  #if os(macOS) || os(Linux) || os(Windows)
+    @Test("writing the cell inside its own update body stops the program")
+    @available(macOS 14, *)
+    func writeDuringUpdateStops() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        await MainActor.run {
+          let cell = StateCell(0)
+          cell.update { value in
+            cell.value = 5
+            value += 1
+          }
+        }
+      }
+      #if DEBUG
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("was written inside its own update { } body"))
+      #else
+        _ = result
+      #endif
+    }
+  #endif
+
   @Test("an equal write from an onChange action is not delivered again")
   @MainActor
   func reentrantEqualWrite() {

@@ -165,22 +165,32 @@ final class StateBinding<Element: Sendable>: Sendable {
     }
   }
 
-  /// Writes the elements waiting for a hop; returns `false` when the target is gone. Runs on the
-  /// main queue.
+  /// Writes the elements waiting for a hop, in order; returns `false` when the target is gone.
+  /// Runs on the main queue.
+  ///
+  /// The elements leave the backlog one at a time, and the side word stays set until it is
+  /// empty: an element that a cell observer sends into the bound source during this flush (on the
+  /// main queue) flushes the rest of the backlog before it is written, so it lands last; and a
+  /// disposal during the flush drops what is left.
   @usableFromInline
   func writeBacklog() -> Bool {
-    var backlog = state.withLock { state in
-      state.hopScheduled = false
-      self.state.storeWord(0)
-      return state.backlog.removeAll()
-    }
-    while let element = backlog.popFirst() {
-      if !apply(element) {
+    while true {
+      let next: Element? = state.withLock { state in
+        if case .ended = state.attachment, !state.completed {
+          state.hopScheduled = false
+          return nil
+        }
+        if let element = state.backlog.popFirst() { return element }
+        state.hopScheduled = false
+        self.state.storeWord(0)
+        return nil
+      }
+      guard let next else { return true }
+      if !apply(next) {
         targetEnded()
         return false
       }
     }
-    return true
   }
 
   @usableFromInline

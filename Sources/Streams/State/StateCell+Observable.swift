@@ -87,7 +87,7 @@ final class StateCellSubscription<Value: Sendable>: Cancelable, Sendable {
       observation.cancel()
       return
     }
-    var next = cell.value
+    var next = cell.untrackedValue
     while true {
       observer.on(.next(next))
       let more: Value? = phase.withLock { phase in
@@ -122,30 +122,31 @@ final class StateCellSubscription<Value: Sendable>: Cancelable, Sendable {
 
   /// The cell is being deinitialized: completes on the main actor.
   private func complete() {
-    let observer: AnyObserver<Value>? = phase.withLock { phase in
-      switch phase {
-      case .waiting(let observer), .starting(let observer, _, _), .observing(let observer, _):
-        phase = .ended
-        return observer
-      case .ended: return nil
-      }
+    let ended = phase.withLock { phase in
+      defer { phase = .ended }
+      return phase
     }
-    guard let observer else { return }
+    let observer: AnyObserver<Value>
+    switch ended {
+    case .waiting(let waiting), .starting(let waiting, _, _), .observing(let waiting, _):
+      observer = waiting
+    case .ended: return
+    }
     MainQueueCheck.runOnMainActor { observer.on(.completed) }
   }
 
   func dispose() {
-    let (observer, observation): (AnyObserver<Value>?, StateObservation?) = phase.withLock {
-      phase in
+    // The phase leaves the lock whole: the observer and any pending values are released after.
+    let ended = phase.withLock { phase in
       defer { phase = .ended }
-      switch phase {
-      case .waiting(let observer): return (observer, nil)
-      case .starting(let observer, let observation, _), .observing(let observer, let observation):
-        return (observer, observation)
-      case .ended: return (nil, nil)
-      }
+      return phase
     }
-    _ = consume observer
+    var observation: StateObservation?
+    switch ended {
+    case .starting(_, let registered, _), .observing(_, let registered): observation = registered
+    case .waiting, .ended: break
+    }
+    _ = consume ended
     if let observation {
       MainQueueCheck.runOnMainActor { observation.cancel() }
     }

@@ -244,6 +244,24 @@ extension MainThreadDeliveryTests {
       #expect(cell.observers.count == 0)
     }
 
+    @Test("subscribing inside Observation tracking does not make the tracker depend on the cell")
+    @MainActor
+    func subscribeUntracked() async {
+      await drainMainQueue()
+      let cell = StateCell(0)
+      let invalidations = TraitLog()
+      var received: [Int] = []
+      let subscription = withObservationTracking {
+        cell.asObservable().subscribe(onNext: { received.append($0) })
+      } onChange: {
+        invalidations.append("invalidated")
+      }
+      cell.value = 1
+      #expect(received == [0, 1])
+      #expect(invalidations.entries.isEmpty)
+      subscription.dispose()
+    }
+
     @Test("a subscription whose disposable is dropped keeps receiving")
     @MainActor
     func droppedDisposable() async {
