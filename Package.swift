@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTest", targets: ["StreamsTest"]),
     .library(name: "StreamsState", targets: ["StreamsState"]),
+    .library(name: "StreamsTrace", targets: ["StreamsTrace"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
     .executable(name: "screen-demo", targets: ["ScreenDemo"]),
   ],
@@ -18,6 +19,7 @@ let package = Package(
     .target(name: "StreamsState"),
     .target(name: "Streams", dependencies: ["StreamsShims", "StreamsState"]),
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState"]),
+    .target(name: "StreamsTrace", dependencies: ["Streams"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"], path: "Examples/SearchDemo"),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(
@@ -27,6 +29,9 @@ let package = Package(
       name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
     // Depends on StreamsState alone, which proves that the state module needs nothing else.
     .testTarget(name: "StreamsStateTests", dependencies: ["StreamsState"]),
+    .testTarget(
+      name: "StreamsTraceTests",
+      dependencies: ["Streams", "StreamsTrace", "StreamsTest", "StreamsState"]),
     .testTarget(
       name: "ScreenDemoTests",
       dependencies: ["ScreenDemo", "Streams", "StreamsState", "StreamsTest"]),

@@ -104,7 +104,19 @@ public class Observable<Element>: ObservableType {
   /// it, and with it of the whole chain, whose upstreams release their sinks as they are disposed.
   @inlinable
   final func subscribeReleasing(_ observer: AnyObserver<Element>) -> any Disposable {
+    if Tracing.isInstalled {
+      // A terminal subscriber without a call site of its own (an observer, an event closure).
+      return Tracing.terminal(
+        kind: "subscribe", file: "", line: 0, upstream: traceID, owner: nil
+      ) { subscribeThroughHandle(observer) }
+    }
     if returnsReleasingDisposable { return subscribeAny(observer) }
+    return subscribeThroughHandle(observer)
+  }
+
+  /// Subscribes `observer` through a handle that lets go of the subscription when it ends.
+  @inlinable
+  final func subscribeThroughHandle(_ observer: AnyObserver<Element>) -> any Disposable {
     let handle = SingleAssignmentDisposable()
     // The sink refers to the handle weakly: if the subscription never ends (a subject dropped
     // without a terminal event) and the caller drops the handle, nothing keeps the pair alive.
@@ -163,6 +175,9 @@ public class Observable<Element>: ObservableType {
     producer(observer)
   }
 
+  /// The id of this node in traces (``TraceNode/id``).
+  public final var traceNodeID: UInt64 { traceID }
+
   /// This node as a tracer sees it.
   public var traceNode: TraceNode {
     TraceNode(
@@ -175,11 +190,14 @@ public class Observable<Element>: ObservableType {
     guard let tracer = Tracing.current, let recorder = tracer.subscription(to: traceNode) else {
       return produce(observer)
     }
+    recorder.subscribing()
     let disposable = produce(
       AnyObserver { event in
         recorder.event(event)
         observer.on(event)
+        recorder.delivered()
       })
+    recorder.subscribed()
     // The tracer hears of the disposal before it propagates upstream, so a trace reads in the
     // order disposal travels: downstream first.
     return Disposables.create(

@@ -20,24 +20,39 @@ extension ObservableType {
     onNext: ((Element) -> Void)? = nil,
     onError: ((any Error) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil,
-    onDisposed: (() -> Void)? = nil
+    onDisposed: (() -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    subscribeClosures(
+      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+      kind: "subscribe", file: file, line: line, owner: nil)
+  }
+
+  /// The closures' subscription: ``subscribe(onNext:onError:onCompleted:onDisposed:file:line:)``
+  /// and the bindings made of closures; a terminal node `kind` made at `file`:`line` for a tracer.
+  @inlinable
+  func subscribeClosures(
+    onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
+    onCompleted: (() -> Void)?, onDisposed: (() -> Void)?,
+    kind: StaticString, file: StaticString, line: UInt, owner: AnyObject?
   ) -> any Disposable {
     let source = asObservable()
+    if Tracing.isInstalled {
+      return Tracing.terminal(
+        kind: kind, file: file, line: line, upstream: source.traceID, owner: owner
+      ) {
+        source.subscribeWithHandle(
+          onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+      }
+    }
     if source.returnsReleasingDisposable, onDisposed == nil {
       // The source's disposable lets go of the sink when the subscription ends: return it.
       let sink = ClosureSink<Element>(
         onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: nil, owner: nil)
       return source.subscribeAny(AnyObserver(eventHandler: sink.on))
     }
-    // The caller gets a handle that holds the sink only until the subscription ends (see
-    // `Observable.subscribeReleasing`).
-    let handle = SingleAssignmentDisposable()
-    let sink = ClosureSink<Element>(
-      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-      owner: handle)
-    handle.setDisposable(sink)
-    sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
-    return handle
+    return source.subscribeWithHandle(
+      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
   }
 
   /// Subscribes closures that receive `object` (held weakly) along with each event.
@@ -54,9 +69,10 @@ extension ObservableType {
     onNext: ((Object, Element) -> Void)? = nil,
     onError: ((Object, any Error) -> Void)? = nil,
     onCompleted: ((Object) -> Void)? = nil,
-    onDisposed: ((Object) -> Void)? = nil
+    onDisposed: ((Object) -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(
+    subscribeClosures(
       onNext: { [weak object] element in
         guard let object else { return }
         onNext?(object, element)
@@ -74,7 +90,7 @@ extension ObservableType {
           guard let object else { return }
           onDisposed(object)
         }
-      })
+      }, kind: "subscribe(with:)", file: file, line: line, owner: object)
   }
 
   /// Subscribes a closure to every event.
@@ -88,6 +104,24 @@ extension ObservableType {
   @inlinable
   public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
     asObservable().subscribeReleasing(AnyObserver(eventHandler: on))
+  }
+}
+
+extension Observable {
+  /// The closures' subscription through a handle that holds the sink only until the subscription
+  /// ends (see ``subscribeReleasing(_:)``).
+  @inlinable
+  final func subscribeWithHandle(
+    onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
+    onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
+  ) -> any Disposable {
+    let handle = SingleAssignmentDisposable()
+    let sink = ClosureSink<Element>(
+      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+      owner: handle)
+    handle.setDisposable(sink)
+    sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
+    return handle
   }
 }
 
@@ -126,12 +160,14 @@ extension ObservableType {
   /// An error stops the program with a message naming the misuse, as RxSwift's `bind` does in
   /// debug builds.
   @inlinable
-  public func bind(onNext: @escaping (Element) -> Void) -> any Disposable {
-    subscribe(
+  public func bind(
+    onNext: @escaping (Element) -> Void, file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    subscribeClosures(
       onNext: onNext,
       onError: { error in
-        bindingError(error)
-      })
+        bindingError(error, boundAt: file, line: line)
+      }, onCompleted: nil, onDisposed: nil, kind: "bind", file: file, line: line, owner: nil)
   }
 }
 

@@ -15,15 +15,89 @@ import StreamsShims
 /// ```
 public protocol StreamsTracer: AnyObject, Sendable {
   /// Called when something subscribes to `node`; return a recorder to trace that subscription.
+  ///
+  /// The subscriber is whatever the tracer knows to be subscribing on this thread: the node whose
+  /// ``TraceSubscription/subscribing()`` was called last and has not finished, or the receiver of
+  /// the delivery under way (an operator that subscribes an inner sequence while it handles an
+  /// element).
   func subscription(to node: TraceNode) -> (any TraceSubscription)?
+
+  /// Called when a terminal subscriber (`subscribe(onNext:)`, `bind(to:)`, `drive`, `emit`,
+  /// `values`, a state binding) is about to subscribe; `node` describes it (role
+  /// ``TraceRole/terminal``, its call site, the node it subscribes to as its upstream) and `owner`
+  /// is the object it belongs to when known (the `with:` object). Return a recorder whose
+  /// ``TraceSubscription/subscribing()`` and ``TraceSubscription/subscribed()`` bracket the
+  /// subscription. The default returns `nil`.
+  func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)?
+
+  /// Called when code sends `event` into the subject or relay `subject` (`onNext`, `accept`,
+  /// `onError`, `onCompleted`); `deliver` makes the subject deliver it, and must be called once.
+  /// Code running inside a traced delivery on this thread is the sender: that is the cross-file
+  /// chain, and the subject's deliveries are caused by this send. The default calls `deliver`.
+  func send<Element>(
+    _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void)
+
+  /// Called when work is handed to a scheduler or a task (`observe(on:)`, `delay`, `debounce`,
+  /// `subscribe(on:)`, a state binding's hop, a bridge's `Task`): return what carries the cause
+  /// of the work (the delivery under way on this thread) to where it runs, or `nil`. The default
+  /// returns `nil`.
+  func hop() -> (any TraceHop)?
+}
+
+/// Carries the cause of scheduled work across a hop (see ``StreamsTracer/hop()``).
+public protocol TraceHop: AnyObject, Sendable {
+  /// Runs `work` where the scheduler runs it, with the captured cause restored.
+  func run(_ work: () -> Void)
+}
+
+extension StreamsTracer {
+  /// Traces no terminal subscriber.
+  public func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)? { nil }
+
+  /// Carries nothing across hops.
+  public func hop() -> (any TraceHop)? { nil }
+
+  /// Delivers what is sent into subjects without recording it.
+  public func send<Element>(
+    _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void
+  ) {
+    deliver()
+  }
 }
 
 /// Receives what one traced subscription of a node sees.
 public protocol TraceSubscription: AnyObject, Sendable {
   /// The node emitted `event` to this subscriber (called before the subscriber receives it).
   func event<Element>(_ event: Event<Element>)
+  /// The subscriber has returned from handling the event last announced with ``event(_:)``.
+  func delivered()
+  /// The node is about to subscribe to its upstreams for this subscription.
+  func subscribing()
+  /// The node has subscribed to its upstreams (or the terminal subscriber to its source).
+  func subscribed()
   /// The subscription was disposed.
   func disposed()
+}
+
+extension TraceSubscription {
+  /// Does nothing.
+  public func delivered() {}
+  /// Does nothing.
+  public func subscribing() {}
+  /// Does nothing.
+  public func subscribed() {}
+}
+
+/// What a node of the graph is.
+public enum TraceRole: String, Sendable, CaseIterable {
+  /// Creates elements (`just`, `interval`, `create`, a bridge, a state cell).
+  case source
+  /// Transforms what it subscribes to.
+  case `operator`
+  /// A subject or relay: any code may send it elements.
+  case subject
+  /// Ends a chain: `subscribe(onNext:)`, `bind(to:)`, `drive`, `emit`, `values`, a state binding.
+  case terminal
 }
 
 /// A node of the who-emits-to-whom graph: one observable, described for a tracer.
@@ -38,14 +112,42 @@ public struct TraceNode: Sendable, Hashable {
   public let file: String
   /// The line of the call that created the observable.
   public let line: UInt
+  /// What the node is.
+  public let role: TraceRole
 
-  /// Describes a node; tracers and tests use this to build expectations.
-  public init(id: UInt64, kind: String, upstreams: [UInt64], file: String, line: UInt) {
+  /// Describes a node; tracers and tests use this to build expectations. Without `role`, the
+  /// role follows from the kind and the upstreams.
+  public init(
+    id: UInt64, kind: String, upstreams: [UInt64], file: String, line: UInt,
+    role: TraceRole? = nil
+  ) {
     self.id = id
     self.kind = kind
     self.upstreams = upstreams
     self.file = file
     self.line = line
+    self.role = role ?? TraceNode.role(kind: kind, upstreams: upstreams)
+  }
+
+  /// The upstreams the node takes its elements from: all of them but the control ones.
+  public var dataUpstreams: [UInt64] {
+    Self.controlKinds.contains(kind) ? Array(upstreams.prefix(1)) : upstreams
+  }
+
+  /// The upstreams the node subscribes to for control only: `take(until:)`'s trigger, `sample`'s
+  /// sampler, `withLatestFrom`'s second source, `skip(until:)`'s trigger.
+  public var controlUpstreams: [UInt64] {
+    Self.controlKinds.contains(kind) ? Array(upstreams.dropFirst()) : []
+  }
+
+  /// The kinds whose upstreams after the first are control inputs.
+  static let controlKinds: Set<String> = [
+    "take(until:)", "skip(until:)", "sample", "withLatestFrom",
+  ]
+
+  static func role(kind: String, upstreams: [UInt64]) -> TraceRole {
+    if kind.hasSuffix("Subject") { return .subject }
+    return upstreams.isEmpty ? .source : .operator
   }
 }
 
@@ -78,4 +180,52 @@ public enum Tracing {
 
   @inlinable
   static func nextID() -> UInt64 { UInt64(ids.increment()) }
+
+  /// Sends `event` into `subject` through the tracer, which calls `deliver`.
+  @usableFromInline
+  static func send<Element>(
+    _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void
+  ) {
+    guard let tracer = current else { return deliver() }
+    tracer.send(event, into: subject, deliver)
+  }
+
+  /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`
+  /// itself when no tracer is installed (one atomic load).
+  @inlinable
+  static func carryingCause<State>(
+    _ action: @escaping @Sendable (State) -> any Disposable
+  ) -> @Sendable (State) -> any Disposable {
+    guard isInstalled, let hop = current?.hop() else { return action }
+    return { state in
+      var disposable: (any Disposable)?
+      hop.run { disposable = action(state) }
+      return disposable ?? Disposables.create()
+    }
+  }
+
+  /// `work`, made to run with the cause captured now restored when a tracer wants it.
+  @inlinable
+  static func carryingCause(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    guard isInstalled, let hop = current?.hop() else { return work }
+    return { hop.run(work) }
+  }
+
+  /// Runs `subscribe` as the subscription of a terminal subscriber, traced when a tracer wants
+  /// it: the node of kind `kind` made at `file`:`line` subscribes to `upstream`.
+  @usableFromInline
+  static func terminal(
+    kind: StaticString, file: StaticString, line: UInt, upstream: UInt64, owner: AnyObject?,
+    _ subscribe: () -> any Disposable
+  ) -> any Disposable {
+    guard let tracer = current else { return subscribe() }
+    let node = TraceNode(
+      id: nextID(), kind: "\(kind)", upstreams: [upstream], file: "\(file)", line: line,
+      role: .terminal)
+    guard let recorder = tracer.terminal(node, owner: owner) else { return subscribe() }
+    recorder.subscribing()
+    let disposable = subscribe()
+    recorder.subscribed()
+    return disposable
+  }
 }

@@ -19,6 +19,7 @@ struct DispatchQueueConfiguration: Sendable {
     _ state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     let cancel = SingleAssignmentDisposable()
+    let action = Tracing.carryingCause(action)
     queue.async {
       if cancel.isDisposed { return }
       cancel.setDisposable(action(state))
@@ -32,6 +33,7 @@ struct DispatchQueueConfiguration: Sendable {
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     if case .never = dueTime { return BooleanDisposable() }
+    let action = Tracing.carryingCause(action)
     let timer = DispatchSource.makeTimerSource(queue: queue)
     let disposable = DispatchTimerDisposable(timer: timer)
     timer.schedule(deadline: DispatchTime.now() + dueTime.clampedToZero, leeway: leeway)

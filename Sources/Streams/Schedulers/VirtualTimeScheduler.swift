@@ -108,7 +108,8 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   open func scheduleAbsoluteVirtual<StateType: Sendable>(
     _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    self.state.withLock { s in
+    let action = Tracing.carryingCause(action)
+    return self.state.withLock { s in
       let item =
         s.takeSpare(VirtualScheduledAction<StateType>.self)
         ?? VirtualScheduledAction<StateType>(guarded: self.state)

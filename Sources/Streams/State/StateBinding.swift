@@ -96,6 +96,15 @@ final class StateBinding<Element: Sendable>: Sendable {
       })
     binding.start(sink: sink, attach: attach)
     handle.setDisposable(sink)
+    if Tracing.isInstalled {
+      _ = Tracing.terminal(
+        kind: "bind(to: state)", file: file, line: line, upstream: source.traceID, owner: nil
+      ) {
+        sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
+        return handle
+      }
+      return handle
+    }
     sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
     return handle
   }
@@ -161,7 +170,7 @@ final class StateBinding<Element: Sendable>: Sendable {
       return true
     }
     if scheduleHop {
-      DispatchQueue.main.async { _ = self.writeBacklog() }
+      DispatchQueue.main.async(execute: Tracing.carryingCause { _ = self.writeBacklog() })
     }
   }
 

@@ -43,7 +43,13 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
   /// Sends `event` to every subscribed observer.
   @inlinable
-  public func on(_ event: Event<Element>) { core.on(event) }
+  public func on(_ event: Event<Element>) {
+    if Tracing.isInstalled {
+      Tracing.send(event, into: self) { core.on(event) }
+      return
+    }
+    core.on(event)
+  }
 
   /// Returns `self`.
   public func asObserver() -> AsyncSubject<Element> { self }

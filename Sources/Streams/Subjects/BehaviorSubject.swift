@@ -48,7 +48,13 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
 
   /// Sends `event` to every subscribed observer.
   @inlinable
-  public func on(_ event: Event<Element>) { core.on(event) }
+  public func on(_ event: Event<Element>) {
+    if Tracing.isInstalled {
+      Tracing.send(event, into: self) { core.on(event) }
+      return
+    }
+    core.on(event)
+  }
 
   /// Returns `self`.
   public func asObserver() -> BehaviorSubject<Element> { self }

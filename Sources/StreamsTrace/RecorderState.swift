@@ -1,0 +1,257 @@
+@_spi(StreamsInternal) import Streams
+
+/// One subscription as the recorder tracks it: which node, which subscriber, which edge.
+struct SubscriptionRecord: Sendable {
+  let id: UInt64
+  /// The (canonical) node subscribed to.
+  let node: UInt64
+  /// The (canonical) subscriber; 0 when unknown.
+  let subscriber: UInt64
+  /// `.subscription` or `.control`.
+  let kind: TraceGraph.EdgeKind
+}
+
+/// An object held weakly, to tell whether an owner is gone.
+///
+/// `@unchecked Sendable`: its one field is an immutable weak reference, and loading a weak
+/// reference is atomic.
+final class WeakOwner: @unchecked Sendable {
+  weak let object: AnyObject?
+
+  init(_ object: AnyObject) {
+    self.object = object
+  }
+}
+
+/// The recorder's state, guarded by its lock.
+///
+/// Nodes are canonical: two observables made by the same call site, of the same kind, over the
+/// same (canonical) upstreams are one node, so that a pipeline rebuilt for every element (an
+/// inner `just` of `flatMap`, a request per tap) does not grow the graph. The map from an
+/// observable's own id to its canonical node is a cache that is cleared when it grows past
+/// ``aliasLimit``; an observable seen again after that becomes its canonical node again.
+struct RecorderState {
+  static let aliasLimit = 65_536
+
+  let configuration: TraceConfiguration
+  var nodes: [UInt64: TraceGraph.Node] = [:]
+  var edges: [EdgeKey: TraceGraph.Edge] = [:]
+  var live: [UInt64: TraceGraph.Subscription] = [:]
+  var liveOwners: [UInt64: WeakOwner] = [:]
+  var terminalOwners: [UInt64: WeakOwner] = [:]
+  /// Observable id → canonical node id.
+  var aliases: [UInt64: UInt64] = [:]
+  /// Structure → canonical node id.
+  var canonical: [NodeShape: UInt64] = [:]
+  var deliveries: [TraceGraph.Delivery] = []
+  /// Where the next delivery goes once the ring is full.
+  var deliveryHead = 0
+  var nextDelivery: UInt64 = 1
+  var nextSubscription: UInt64 = 1
+
+  init(configuration: TraceConfiguration) {
+    self.configuration = configuration
+  }
+
+  struct EdgeKey: Hashable {
+    let from: UInt64
+    let to: UInt64
+    let kind: TraceGraph.EdgeKind
+  }
+
+  struct NodeShape: Hashable {
+    let kind: String
+    let file: String
+    let line: UInt
+    let upstreams: [UInt64]
+  }
+
+  /// The canonical id of an observable already seen (or the id itself).
+  func canonicalID(_ id: UInt64) -> UInt64 { aliases[id] ?? id }
+
+  /// Records `node` if it is new; returns its canonical id.
+  @discardableResult
+  mutating func addNode(_ node: TraceNode, owner: String?, now: UInt64) -> UInt64 {
+    if let known = aliases[node.id] { return known }
+    if nodes[node.id] != nil { return node.id }
+    let data = node.dataUpstreams.map(canonicalID)
+    let control = node.controlUpstreams.map(canonicalID)
+    let shape = NodeShape(
+      kind: node.kind, file: node.file, line: node.line, upstreams: data + control)
+    if let existing = canonical[shape] {
+      alias(node.id, to: existing)
+      return existing
+    }
+    canonical[shape] = node.id
+    nodes[node.id] = TraceGraph.Node(
+      id: node.id, kind: node.kind, role: TraceGraph.Role(node.role), file: node.file,
+      line: node.line, owner: owner ?? Self.ownerFromFile(node.file), upstreams: data,
+      controlUpstreams: control)
+    return node.id
+  }
+
+  private mutating func alias(_ id: UInt64, to canonicalID: UInt64) {
+    if aliases.count >= Self.aliasLimit { aliases.removeAll(keepingCapacity: true) }
+    aliases[id] = canonicalID
+  }
+
+  /// Records a terminal subscriber; returns its canonical id.
+  mutating func addTerminal(
+    _ node: TraceNode, owner: String?, ownerObject: AnyObject?, now: UInt64
+  ) -> UInt64 {
+    let id = addNode(node, owner: owner, now: now)
+    if let ownerObject { terminalOwners[id] = WeakOwner(ownerObject) }
+    return id
+  }
+
+  /// Records that `subscriber` subscribes to `node`.
+  mutating func subscribe(_ node: TraceNode, by subscriber: UInt64, now: UInt64)
+    -> SubscriptionRecord
+  {
+    let nodeID = addNode(node, owner: nil, now: now)
+    let subscriberID = canonicalID(subscriber)
+    nodes[nodeID]?.subscriptionCount += 1
+    let isControl = nodes[subscriberID]?.controlUpstreams.contains(nodeID) ?? false
+    let kind: TraceGraph.EdgeKind = isControl ? .control : .subscription
+    let id = nextSubscription
+    nextSubscription += 1
+    if subscriberID != 0 {
+      update(EdgeKey(from: nodeID, to: subscriberID, kind: kind), now: now) { edge in
+        edge.count += 1
+        edge.live += 1
+      }
+      if let terminal = nodes[subscriberID], terminal.role == .terminal {
+        live[id] = TraceGraph.Subscription(
+          id: id, node: nodeID, subscriber: subscriberID, owner: terminal.owner,
+          file: terminal.file, line: terminal.line)
+        if let owner = terminalOwners[subscriberID] { liveOwners[id] = owner }
+      }
+    }
+    return SubscriptionRecord(id: id, node: nodeID, subscriber: subscriberID, kind: kind)
+  }
+
+  /// Records the end of a subscription.
+  mutating func end(_ record: SubscriptionRecord) {
+    if record.subscriber != 0 {
+      let key = EdgeKey(from: record.node, to: record.subscriber, kind: record.kind)
+      if var edge = edges[key], edge.live > 0 {
+        edge.live -= 1
+        edges[key] = edge
+      }
+    }
+    live[record.id] = nil
+    liveOwners[record.id] = nil
+  }
+
+  /// Records one delivery of a subscription; returns its id.
+  mutating func recordDelivery(
+    _ event: TraceGraph.EventKind, record: SubscriptionRecord, cause: UInt64?,
+    hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
+  ) -> UInt64 {
+    nodes[record.node]?.eventCount += 1
+    if event == .next, let value { remember(value, for: record.node) }
+    if record.subscriber != 0 {
+      update(EdgeKey(from: record.node, to: record.subscriber, kind: .emission), now: now) {
+        $0.count += 1
+      }
+    }
+    return append(
+      from: record.node, to: record.subscriber, event: event, cause: cause, hop: hop,
+      thread: thread, now: now, value: value)
+  }
+
+  /// Records an event sent into a subject, and the chain edge from its sender; returns the
+  /// delivery's id.
+  mutating func recordSend(
+    _ event: TraceGraph.EventKind, into subject: UInt64, from sender: UInt64?, cause: UInt64?,
+    hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
+  ) -> UInt64 {
+    let senderID = sender.map(canonicalID)
+    if let senderID {
+      update(EdgeKey(from: senderID, to: subject, kind: .chain), now: now) { $0.count += 1 }
+    }
+    return append(
+      from: senderID ?? subject, to: subject, event: event, cause: cause, hop: hop,
+      thread: thread, now: now, value: value)
+  }
+
+  private mutating func remember(_ value: String, for node: UInt64) {
+    let limit = configuration.recentValues
+    guard limit > 0, var recent = nodes[node]?.recentValues else { return }
+    nodes[node]?.recentValues = []
+    if recent.count >= limit { recent.removeFirst(recent.count - limit + 1) }
+    recent.append(value)
+    nodes[node]?.recentValues = recent
+  }
+
+  private mutating func append(
+    from: UInt64, to: UInt64, event: TraceGraph.EventKind, cause: UInt64?,
+    hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
+  ) -> UInt64 {
+    let id = nextDelivery
+    nextDelivery += 1
+    let limit = configuration.recentDeliveries
+    guard limit > 0 else { return id }
+    let delivery = TraceGraph.Delivery(
+      id: id, from: from, to: to, event: event, cause: cause, hop: hop, thread: thread, time: now,
+      value: configuration.recentValues > 0 ? value : nil)
+    if deliveries.count < limit {
+      deliveries.append(delivery)
+    } else {
+      deliveries[deliveryHead] = delivery
+      deliveryHead = (deliveryHead + 1) % limit
+    }
+    return id
+  }
+
+  private mutating func update(
+    _ key: EdgeKey, now: UInt64, _ change: (inout TraceGraph.Edge) -> Void
+  ) {
+    var edge =
+      edges[key]
+      ?? TraceGraph.Edge(from: key.from, to: key.to, kind: key.kind, firstTime: now)
+    change(&edge)
+    edge.lastTime = now
+    edges[key] = edge
+  }
+
+  /// The graph as plain data.
+  func snapshot() -> TraceGraph {
+    let orderedDeliveries =
+      deliveries.count < configuration.recentDeliveries
+      ? deliveries : Array(deliveries[deliveryHead...] + deliveries[..<deliveryHead])
+    let subscriptions = live.values.sorted { $0.id < $1.id }.map { subscription in
+      var subscription = subscription
+      if let owner = liveOwners[subscription.id] {
+        subscription.ownerGone = owner.object == nil
+      }
+      return subscription
+    }
+    return TraceGraph(
+      nodes: nodes.values.sorted { $0.id < $1.id },
+      edges: edges.values.sorted {
+        ($0.from, $0.to, $0.kind.rawValue) < ($1.from, $1.to, $1.kind.rawValue)
+      },
+      subscriptions: subscriptions,
+      deliveries: orderedDeliveries)
+  }
+
+  /// The owner a file names by convention: `App/TopViewModel.swift` → `TopViewModel`.
+  static func ownerFromFile(_ file: String) -> String? {
+    guard let name = file.split(separator: "/").last, name.hasSuffix(".swift") else { return nil }
+    let base = name.dropLast(".swift".count)
+    let type = base.split(separator: "+").first.map(String.init) ?? String(base)
+    return type.isEmpty ? nil : type
+  }
+}
+
+extension TraceGraph.Role {
+  init(_ role: TraceRole) {
+    switch role {
+    case .source: self = .source
+    case .operator: self = .operator
+    case .subject: self = .subject
+    case .terminal: self = .terminal
+    }
+  }
+}

@@ -1,0 +1,235 @@
+extension TraceGraph {
+  /// What changed from an older trace of the same code to this one, compared by
+  /// ``Node/stableKey`` (call site, kind and owner), since ids differ from run to run.
+  ///
+  /// Nodes that share a stable key (a subject made on one line for every cell) count as one, and
+  /// their edges add up: edges are compared as (from key, to key, kind) with the sum of their
+  /// counts. Cycles are those of ``structuralCycles()``, compared as sets of stable keys.
+  ///
+  /// ```swift
+  /// let diff = afterFix.diff(from: beforeFix)
+  /// if !diff.isEmpty { print(diff) }
+  /// // Prints "- edge subscribe A.swift:9 (A) -> PublishSubject B.swift:3 (B) (chain)"
+  /// ```
+  ///
+  /// - Parameter old: The earlier trace.
+  /// - Returns: Nodes and edges added and removed, edges whose count changed, and cycles this
+  ///   trace has that `old` has not; empty when the two traces have the same shape and counts.
+  /// - Complexity: O((*n* + *e*) log (*n* + *e*)) over both traces.
+  public func diff(from old: TraceGraph) -> TraceDiff {
+    var keys = StableKeys(capacity: nodes.count + old.nodes.count)
+    let before = DiffSide(old, keys: &keys)
+    let after = DiffSide(self, keys: &keys)
+
+    var added: [NumberedEdge] = []
+    var removed: [NumberedEdge] = []
+    var changed: [(edge: NumberedEdge, old: Int, new: Int)] = []
+    for (edge, count) in after.edgeCounts {
+      if let oldCount = before.edgeCounts[edge] {
+        if oldCount != count {
+          changed.append((edge, oldCount, count))
+        }
+      } else {
+        added.append(edge)
+      }
+    }
+    for edge in before.edgeCounts.keys where after.edgeCounts[edge] == nil {
+      removed.append(edge)
+    }
+    let addedNodes = after.nodes.subtracting(before.nodes)
+    let removedNodes = before.nodes.subtracting(after.nodes)
+    let newCycles = after.cycles.subtracting(before.cycles)
+
+    // Labels only for the keys the diff names.
+    var named = Set(addedNodes).union(removedNodes)
+    for edge in added + removed + changed.map(\.edge) {
+      named.insert(edge.from)
+      named.insert(edge.to)
+    }
+    named.formUnion(newCycles.joined())
+    var labels: [String: String] = [:]
+    for number in named {
+      labels[keys.name(number)] = keys.label(number)
+    }
+
+    return TraceDiff(
+      addedNodes: addedNodes.map(keys.name).sorted(),
+      removedNodes: removedNodes.map(keys.name).sorted(),
+      addedEdges: added.map(keys.edge).sorted(), removedEdges: removed.map(keys.edge).sorted(),
+      changedCounts: changed.map {
+        TraceDiff.CountChange(edge: keys.edge($0.edge), old: $0.old, new: $0.new)
+      }
+      .sorted { $0.edge < $1.edge },
+      newCycles: newCycles.map { $0.map(keys.name).sorted() }
+        .sorted { $0.lexicographicallyPrecedes($1) },
+      labels: labels)
+  }
+}
+
+/// The stable keys of two traces, numbered so that comparing them compares integers.
+private struct StableKeys {
+  private var numbers: [String: Int] = [:]
+  private var names: [String] = []
+  /// The first node seen with each key (`nil` for an id no node has), for its label.
+  private var representatives: [(node: TraceGraph.Node?, id: UInt64)] = []
+
+  /// The number of `key`, made on first sight.
+  mutating func number(_ key: String, node: TraceGraph.Node?, id: UInt64) -> Int {
+    if let number = numbers[key] { return number }
+    numbers[key] = names.count
+    names.append(key)
+    representatives.append((node, id))
+    return names.count - 1
+  }
+
+  init(capacity: Int) {
+    numbers.reserveCapacity(capacity)
+    names.reserveCapacity(capacity)
+    representatives.reserveCapacity(capacity)
+  }
+
+  func name(_ number: Int) -> String { names[number] }
+
+  /// `describe(node:)` of the first node seen with the key.
+  func label(_ number: Int) -> String {
+    TraceGraph.describe(representatives[number].node, id: representatives[number].id)
+  }
+
+  func edge(_ edge: NumberedEdge) -> TraceDiff.Edge {
+    TraceDiff.Edge(from: names[edge.from], to: names[edge.to], kind: edge.kind)
+  }
+}
+
+/// An edge between two numbered stable keys.
+private struct NumberedEdge: Hashable {
+  var from: Int
+  var to: Int
+  var kind: TraceGraph.EdgeKind
+}
+
+/// One trace seen by numbered stable key.
+private struct DiffSide {
+  var nodes: Set<Int> = []
+  var edgeCounts: [NumberedEdge: Int] = [:]
+  /// Each structural cycle as the sorted numbers of its keys.
+  var cycles: Set<[Int]> = []
+
+  init(_ graph: TraceGraph, keys: inout StableKeys) {
+    let index = TraceGraphIndex(graph)
+    let numbers = (0..<index.count).map { position in
+      let id = index.ids[position]
+      let node = index.nodes[position]
+      return keys.number(node?.stableKey ?? "node #\(id)", node: node, id: id)
+    }
+    for position in 0..<index.count where index.nodes[position] != nil {
+      nodes.insert(numbers[position])
+    }
+    edgeCounts.reserveCapacity(graph.edges.count)
+    for edge in graph.edges {
+      let numbered = NumberedEdge(
+        from: numbers[index.position(of: edge.from)!], to: numbers[index.position(of: edge.to)!],
+        kind: edge.kind)
+      edgeCounts[numbered, default: 0] += edge.count
+    }
+    for cycle in index.cycles() {
+      cycles.insert(Set(cycle.map { numbers[$0] }).sorted())
+    }
+  }
+}
+
+/// What changed between two traces of the same code (``TraceGraph/diff(from:)``), by stable key.
+///
+/// ```swift
+/// let diff = newTrace.diff(from: oldTrace)
+/// #expect(diff.newCycles.isEmpty, "\(diff)")
+/// ```
+public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
+  /// An edge between two stable keys.
+  public struct Edge: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The stable key of the node elements come from.
+    public var from: String
+    /// The stable key of the node they go to.
+    public var to: String
+    /// What the edge stands for.
+    public var kind: TraceGraph.EdgeKind
+
+    /// Creates an edge between two stable keys.
+    public init(from: String, to: String, kind: TraceGraph.EdgeKind) {
+      self.from = from
+      self.to = to
+      self.kind = kind
+    }
+
+    /// By `from`, `to`, then kind.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+      (lhs.from, lhs.to, lhs.kind.rawValue) < (rhs.from, rhs.to, rhs.kind.rawValue)
+    }
+
+    /// `from -> to (kind)`, by stable key.
+    public var description: String { "\(from) -> \(to) (\(kind.rawValue))" }
+  }
+
+  /// An edge present in both traces whose count changed.
+  public struct CountChange: Sendable, Equatable, CustomStringConvertible {
+    /// The edge.
+    public var edge: Edge
+    /// Its count in the old trace and in the new one.
+    public var old: Int
+    public var new: Int
+
+    /// `edge: old -> new`.
+    public var description: String { "\(edge): \(old) -> \(new)" }
+  }
+
+  /// Stable keys of the nodes only the new trace has, sorted.
+  public var addedNodes: [String]
+  /// Stable keys of the nodes only the old trace has, sorted.
+  public var removedNodes: [String]
+  /// The edges only the new trace has, sorted.
+  public var addedEdges: [Edge]
+  /// The edges only the old trace has, sorted.
+  public var removedEdges: [Edge]
+  /// The edges in both whose count changed, sorted by edge.
+  public var changedCounts: [CountChange]
+  /// The structural cycles only the new trace has, each as its sorted stable keys.
+  public var newCycles: [[String]]
+  /// `describe(node:)` of each stable key, for the description.
+  private var labels: [String: String]
+
+  init(
+    addedNodes: [String], removedNodes: [String], addedEdges: [Edge], removedEdges: [Edge],
+    changedCounts: [CountChange], newCycles: [[String]], labels: [String: String]
+  ) {
+    self.addedNodes = addedNodes
+    self.removedNodes = removedNodes
+    self.addedEdges = addedEdges
+    self.removedEdges = removedEdges
+    self.changedCounts = changedCounts
+    self.newCycles = newCycles
+    self.labels = labels
+  }
+
+  /// Whether the two traces have the same nodes, edges, counts and cycles.
+  public var isEmpty: Bool {
+    addedNodes.isEmpty && removedNodes.isEmpty && addedEdges.isEmpty && removedEdges.isEmpty
+      && changedCounts.isEmpty && newCycles.isEmpty
+  }
+
+  /// One change a line: `+`/`-` for added and removed nodes and edges, `~` for a changed count,
+  /// `+ cycle` for a new cycle; `no changes` when empty. Nodes read `kind file:line (owner)`.
+  public var description: String {
+    guard !isEmpty else { return "no changes" }
+    func node(_ key: String) -> String { labels[key] ?? key }
+    func edge(_ edge: Edge) -> String {
+      "\(node(edge.from)) -> \(node(edge.to)) (\(edge.kind.rawValue))"
+    }
+    var lines: [String] = []
+    lines += addedNodes.map { "+ node \(node($0))" }
+    lines += removedNodes.map { "- node \(node($0))" }
+    lines += addedEdges.map { "+ edge \(edge($0))" }
+    lines += removedEdges.map { "- edge \(edge($0))" }
+    lines += changedCounts.map { "~ edge \(edge($0.edge)): \($0.old) -> \($0.new)" }
+    lines += newCycles.map { "+ cycle: " + $0.map(node).joined(separator: ", ") }
+    return lines.joined(separator: "\n")
+  }
+}

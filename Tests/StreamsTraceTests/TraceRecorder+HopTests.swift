@@ -1,0 +1,68 @@
+import Dispatch
+import Streams
+import StreamsState
+import StreamsTest
+import StreamsTrace
+import Testing
+
+@Suite("Trace recorder: causes across hops", .serialized)
+struct TraceRecorderHopTests {
+  @Test("observe(on:) on virtual time: the scheduled delivery's cause is the one that scheduled it")
+  func virtualTimeHop() throws {
+    let scheduler = TestScheduler(initialClock: 0)
+    let graph = TraceRecorder.record {
+      let input = PublishSubject<Int>()
+      let output = PublishSubject<Int>()
+      _ = input.observe(on: scheduler).subscribe(onNext: { output.onNext($0 * 10) })
+      input.onNext(1)
+      scheduler.start()
+    }
+    let roots = graph.deliveries.filter { $0.cause == nil }
+    #expect(roots.count == 1)
+    let root = try #require(roots.first)
+    let chain = try #require(graph.chain(of: root.id))
+    // send into input → input → observe(on:) → (hop) → the subscriber → send into output
+    #expect(chain.deliveries.map(\.hop) == [.direct, .direct, .scheduler, .direct])
+    #expect(chain.deliveries.map(\.value) == ["1", "1", "1", "10"])
+  }
+
+  @Test("observe(on:) on a queue: the chain continues on the other thread, marked as a hop")
+  func queueHop() throws {
+    let queue = SerialDispatchQueueScheduler(internalSerialQueueName: "trace.hop")
+    let done = DispatchSemaphore(value: 0)
+    let graph = TraceRecorder.record {
+      let input = PublishSubject<Int>()
+      let subscription = input.observe(on: queue).subscribe(onNext: { _ in done.signal() })
+      input.onNext(7)
+      done.wait()
+      subscription.dispose()
+    }
+    let root = try #require(graph.deliveries.first { $0.cause == nil })
+    let chain = try #require(graph.chain(of: root.id))
+    #expect(chain.deliveries.count == 3)
+    let hopped = try #require(chain.deliveries.last)
+    #expect(hopped.hop == .scheduler)
+    #expect(hopped.thread != root.thread)
+  }
+
+  @Test("a state binding's hop to the main queue carries the cause")
+  @MainActor
+  func bindingHop() async throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let cell = StateCell(0)
+    let input = PublishSubject<Int>()
+    let binding = input.bind(to: cell)
+    await Task.detached { input.onNext(3) }.value
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    #expect(cell.value == 3)
+    binding.dispose()
+    let graph = recorder.graph
+    let root = try #require(graph.deliveries.first { $0.cause == nil })
+    let chain = try #require(graph.chain(of: root.id))
+    #expect(chain.deliveries.count == 2)  // send into input, input → the binding
+  }
+}
