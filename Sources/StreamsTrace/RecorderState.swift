@@ -27,15 +27,21 @@ final class WeakOwner: @unchecked Sendable {
 ///
 /// Nodes are canonical: two observables made by the same call site, of the same kind, over the
 /// same (canonical) upstreams are one node, so that a pipeline rebuilt for every element (an
-/// inner `just` of `flatMap`, a request per tap) does not grow the graph. The map from an
-/// observable's own id to its canonical node is a cache that is cleared when it grows past
-/// ``aliasLimit``; an observable seen again after that becomes its canonical node again.
+/// inner `just` of `flatMap`, a request per tap) or every screen does not grow the graph.
+/// Subscriptions are announced downstream first, before a node's upstreams are known; so a node
+/// is provisional until its own subscription has subscribed its upstreams, and is then either
+/// kept as the canonical node of its shape or merged into the one already there (its edges,
+/// counters and live subscriptions move there). The map from an observable's own id to its
+/// canonical node is a cache, cleared when it grows past ``aliasLimit``; an observable seen again
+/// after that is canonicalized again.
 struct RecorderState {
   static let aliasLimit = 65_536
 
   let configuration: TraceConfiguration
   var nodes: [UInt64: TraceGraph.Node] = [:]
   var edges: [EdgeKey: TraceGraph.Edge] = [:]
+  /// The edges at each node, to move them when the node merges.
+  var edgesAt: [UInt64: Set<EdgeKey>] = [:]
   var live: [UInt64: TraceGraph.Subscription] = [:]
   var liveOwners: [UInt64: WeakOwner] = [:]
   var terminalOwners: [UInt64: WeakOwner] = [:]
@@ -43,6 +49,8 @@ struct RecorderState {
   var aliases: [UInt64: UInt64] = [:]
   /// Structure → canonical node id.
   var canonical: [NodeShape: UInt64] = [:]
+  /// Nodes whose upstreams are not all known yet.
+  var provisional: Set<UInt64> = []
   var deliveries: [TraceGraph.Delivery] = []
   /// Where the next delivery goes once the ring is full.
   var deliveryHead = 0
@@ -69,30 +77,75 @@ struct RecorderState {
   /// The canonical id of an observable already seen (or the id itself).
   func canonicalID(_ id: UInt64) -> UInt64 { aliases[id] ?? id }
 
-  /// Records `node` if it is new; returns its canonical id.
+  /// Records `node` if it is new; returns its current id (canonical, or provisional until its
+  /// upstreams are known).
   @discardableResult
   mutating func addNode(_ node: TraceNode, owner: String?, now: UInt64) -> UInt64 {
     if let known = aliases[node.id] { return known }
     if nodes[node.id] != nil { return node.id }
-    let data = node.dataUpstreams.map(canonicalID)
-    let control = node.controlUpstreams.map(canonicalID)
-    let shape = NodeShape(
-      kind: node.kind, file: node.file, line: node.line, upstreams: data + control)
-    if let existing = canonical[shape] {
-      alias(node.id, to: existing)
-      return existing
-    }
-    canonical[shape] = node.id
     nodes[node.id] = TraceGraph.Node(
       id: node.id, kind: node.kind, role: TraceGraph.Role(node.role), file: node.file,
-      line: node.line, owner: owner ?? Self.ownerFromFile(node.file), upstreams: data,
-      controlUpstreams: control)
+      line: node.line, owner: owner ?? Self.ownerFromFile(node.file),
+      upstreams: node.dataUpstreams, controlUpstreams: node.controlUpstreams)
+    if node.upstreams.isEmpty { return canonicalize(node.id) }
+    provisional.insert(node.id)
     return node.id
   }
 
-  private mutating func alias(_ id: UInt64, to canonicalID: UInt64) {
+  /// Makes a provisional node canonical now that its upstreams are known, or merges it into the
+  /// node of the same shape; returns the id it ends up with.
+  @discardableResult
+  mutating func canonicalize(_ id: UInt64) -> UInt64 {
+    let id = canonicalID(id)
+    guard var node = nodes[id] else { return id }
+    provisional.remove(id)
+    node.upstreams = node.upstreams.map(canonicalID)
+    node.controlUpstreams = node.controlUpstreams.map(canonicalID)
+    nodes[id] = node
+    let shape = NodeShape(
+      kind: node.kind, file: node.file, line: node.line,
+      upstreams: node.upstreams + [0] + node.controlUpstreams)
+    guard let existing = canonical[shape], existing != id, nodes[existing] != nil else {
+      canonical[shape] = id
+      return id
+    }
+    merge(id, into: existing)
+    return existing
+  }
+
+  /// Moves everything recorded for node `old` to node `new`, and forgets `old`.
+  private mutating func merge(_ old: UInt64, into new: UInt64) {
+    guard let merged = nodes.removeValue(forKey: old) else { return }
+    nodes[new]?.subscriptionCount += merged.subscriptionCount
+    nodes[new]?.eventCount += merged.eventCount
+    for value in merged.recentValues { remember(value, for: new) }
+    for key in edgesAt.removeValue(forKey: old) ?? [] {
+      guard let edge = edges.removeValue(forKey: key) else { continue }
+      let other = key.from == old ? key.to : key.from
+      edgesAt[other]?.remove(key)
+      let from = key.from == old ? new : key.from
+      let to = key.to == old ? new : key.to
+      let target = EdgeKey(from: from, to: to, kind: key.kind)
+      let previousLast = edges[target]?.lastTime ?? 0
+      update(target, now: edge.firstTime) { merged in
+        merged.count += edge.count
+        merged.live += edge.live
+        merged.firstTime = Swift.min(merged.firstTime, edge.firstTime)
+      }
+      edges[target]?.lastTime = Swift.max(edge.lastTime, previousLast)
+    }
+    for (id, subscription) in live where subscription.node == old || subscription.subscriber == old
+    {
+      var moved = subscription
+      if moved.node == old { moved.node = new }
+      if moved.subscriber == old { moved.subscriber = new }
+      live[id] = moved
+    }
+    if let owner = terminalOwners.removeValue(forKey: old), terminalOwners[new] == nil {
+      terminalOwners[new] = owner
+    }
     if aliases.count >= Self.aliasLimit { aliases.removeAll(keepingCapacity: true) }
-    aliases[id] = canonicalID
+    aliases[old] = new
   }
 
   /// Records a terminal subscriber; returns its canonical id.
@@ -111,7 +164,9 @@ struct RecorderState {
     let nodeID = addNode(node, owner: nil, now: now)
     let subscriberID = canonicalID(subscriber)
     nodes[nodeID]?.subscriptionCount += 1
-    let isControl = nodes[subscriberID]?.controlUpstreams.contains(nodeID) ?? false
+    let controlUpstreams = nodes[subscriberID]?.controlUpstreams ?? []
+    let isControl =
+      controlUpstreams.contains(nodeID) || controlUpstreams.contains(node.id)
     let kind: TraceGraph.EdgeKind = isControl ? .control : .subscription
     let id = nextSubscription
     nextSubscription += 1
@@ -133,7 +188,8 @@ struct RecorderState {
   /// Records the end of a subscription.
   mutating func end(_ record: SubscriptionRecord) {
     if record.subscriber != 0 {
-      let key = EdgeKey(from: record.node, to: record.subscriber, kind: record.kind)
+      let key = EdgeKey(
+        from: canonicalID(record.node), to: canonicalID(record.subscriber), kind: record.kind)
       if var edge = edges[key], edge.live > 0 {
         edge.live -= 1
         edges[key] = edge
@@ -148,15 +204,17 @@ struct RecorderState {
     _ event: TraceGraph.EventKind, record: SubscriptionRecord, cause: UInt64?,
     hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
   ) -> UInt64 {
-    nodes[record.node]?.eventCount += 1
-    if event == .next, let value { remember(value, for: record.node) }
-    if record.subscriber != 0 {
-      update(EdgeKey(from: record.node, to: record.subscriber, kind: .emission), now: now) {
+    let node = canonicalID(record.node)
+    let subscriber = canonicalID(record.subscriber)
+    nodes[node]?.eventCount += 1
+    if event == .next, let value { remember(value, for: node) }
+    if subscriber != 0 {
+      update(EdgeKey(from: node, to: subscriber, kind: .emission), now: now) {
         $0.count += 1
       }
     }
     return append(
-      from: record.node, to: record.subscriber, event: event, cause: cause, hop: hop,
+      from: node, to: subscriber, event: event, cause: cause, hop: hop,
       thread: thread, now: now, value: value)
   }
 
@@ -207,9 +265,14 @@ struct RecorderState {
   private mutating func update(
     _ key: EdgeKey, now: UInt64, _ change: (inout TraceGraph.Edge) -> Void
   ) {
-    var edge =
-      edges[key]
-      ?? TraceGraph.Edge(from: key.from, to: key.to, kind: key.kind, firstTime: now)
+    var edge: TraceGraph.Edge
+    if let existing = edges[key] {
+      edge = existing
+    } else {
+      edge = TraceGraph.Edge(from: key.from, to: key.to, kind: key.kind, firstTime: now)
+      edgesAt[key.from, default: []].insert(key)
+      edgesAt[key.to, default: []].insert(key)
+    }
     change(&edge)
     edge.lastTime = now
     edges[key] = edge
@@ -227,13 +290,19 @@ struct RecorderState {
       }
       return subscription
     }
+    let resolved = orderedDeliveries.map { delivery in
+      var delivery = delivery
+      delivery.from = canonicalID(delivery.from)
+      delivery.to = canonicalID(delivery.to)
+      return delivery
+    }
     return TraceGraph(
       nodes: nodes.values.sorted { $0.id < $1.id },
       edges: edges.values.sorted {
         ($0.from, $0.to, $0.kind.rawValue) < ($1.from, $1.to, $1.kind.rawValue)
       },
       subscriptions: subscriptions,
-      deliveries: orderedDeliveries)
+      deliveries: resolved)
   }
 
   /// The owner a file names by convention: `App/TopViewModel.swift` → `TopViewModel`.

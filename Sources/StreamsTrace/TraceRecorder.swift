@@ -114,7 +114,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let id = state.withLock { state in
       state.addTerminal(node, owner: ownerName, ownerObject: owner, now: Clock.now)
     }
-    return TerminalSubscription(node: id)
+    return TerminalSubscription(recorder: self, node: id)
   }
 
   public func send<Element>(
@@ -196,6 +196,7 @@ final class NodeSubscription: TraceSubscription {
 
   func subscribed() {
     ThreadContext.current.stack.removeLast()
+    recorder.state.withLock { state in _ = state.canonicalize(record.node) }
   }
 
   func disposed() {
@@ -206,9 +207,11 @@ final class NodeSubscription: TraceSubscription {
 /// The recorder of a terminal subscriber: brackets its subscription so that the node it
 /// subscribes to sees it as the subscriber.
 final class TerminalSubscription: TraceSubscription {
+  let recorder: TraceRecorder
   let node: UInt64
 
-  init(node: UInt64) {
+  init(recorder: TraceRecorder, node: UInt64) {
+    self.recorder = recorder
     self.node = node
   }
 
@@ -220,6 +223,7 @@ final class TerminalSubscription: TraceSubscription {
 
   func subscribed() {
     ThreadContext.current.stack.removeLast()
+    recorder.state.withLock { state in _ = state.canonicalize(node) }
   }
 
   func disposed() {}
