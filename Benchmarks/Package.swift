@@ -32,6 +32,7 @@ let package = Package(
       dependencies: [
         .product(name: "Streams", package: streamsPackage),
         .product(name: "StreamsState", package: streamsPackage),
+        .product(name: "StreamsTrace", package: streamsPackage),
       ]),
     .executableTarget(
       name: "Throughput",

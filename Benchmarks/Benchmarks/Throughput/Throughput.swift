@@ -56,6 +56,18 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // Tracing on (issue 12's budget): each traced workload against the same one untraced.
+  for entry in Workloads.traced {
+    Benchmark("\(entry.name)/Streams") { benchmark in
+      let workload = entry.streams()
+      workload.prepare(operationsPerIteration)
+      benchmark.startMeasurement()
+      workload.run(operationsPerIteration)
+      benchmark.stopMeasurement()
+      blackHole(workload.finish())
+    }
+  }
+
   Benchmark("bridge-values/Streams") { _ in
     blackHole(await BridgeValues.streams(operationsPerIteration))
   }

@@ -96,6 +96,33 @@ print(
     + "\(String(format: "%10.2f", bridgePerElement))  \(BridgeValues.mallocsPerElement)"
     + (bridgeOK ? "" : "  FAIL"))
 
+// Tracing memory: with a recorder installed, 10^7 events over a fixed graph must not grow the
+// resident set (the recorder keeps counters and bounded rings, not events). Linux only: the
+// resident set is read from /proc/self/statm.
+#if os(Linux)
+  func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+      return 0
+    }
+    let fields = text.split(separator: " ")
+    return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+  if let entry = Workloads.traced.first(where: { $0.name == "subject-map-filter-traced" }) {
+    let workload = entry.streams()
+    workload.run(100_000)  // rings and tables at their full size
+    let before = residentBytes()
+    workload.run(10_000_000)
+    let after = residentBytes()
+    _ = workload.finish()
+    let growth = after - before
+    let ok = growth < 4 << 20
+    if !ok { failures += 1 }
+    print(
+      "traced RSS over 10^7 events: \(before >> 10) KiB → \(after >> 10) KiB "
+        + "(\(growth >> 10) KiB; allowed < 4096)\(ok ? "" : "  FAIL")")
+  }
+#endif
+
 if failures > 0 {
   print("malloc-check: \(failures) workload(s) allocate more than allowed")
   exit(1)
