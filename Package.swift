@@ -18,7 +18,9 @@ let package = Package(
     // code. Streams depends on it and provides the Rx side (bindings, cells as observables).
     .target(name: "StreamsState"),
     .target(name: "Streams", dependencies: ["StreamsShims", "StreamsState"]),
-    .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState"]),
+    // StreamsTest carries the test-framework side of tracing (`expectEdge`, `XCTAssertEdge`, ...),
+    // so StreamsTrace, which apps link to record at run time, never imports Testing or XCTest.
+    .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
     .target(name: "StreamsTrace", dependencies: ["Streams"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"], path: "Examples/SearchDemo"),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.

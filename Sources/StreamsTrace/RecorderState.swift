@@ -51,6 +51,8 @@ struct RecorderState {
   var canonical: [NodeShape: UInt64] = [:]
   /// Nodes whose upstreams are not all known yet.
   var provisional: Set<UInt64> = []
+  /// The cause of the element each node remembered last (see ``recordDelivery``).
+  var lastValueCause: [UInt64: UInt64?] = [:]
   var deliveries: [TraceGraph.Delivery] = []
   /// Where the next delivery goes once the ring is full.
   var deliveryHead = 0
@@ -207,7 +209,11 @@ struct RecorderState {
     let node = canonicalID(record.node)
     let subscriber = canonicalID(record.subscriber)
     nodes[node]?.eventCount += 1
-    if event == .next, let value { remember(value, for: node) }
+    // One element reaches every subscriber of the node with the same cause: remember it once.
+    if event == .next, let value, cause == nil || lastValueCause[node] != cause {
+      remember(value, for: node)
+      lastValueCause[node] = cause
+    }
     if subscriber != 0 {
       update(EdgeKey(from: node, to: subscriber, kind: .emission), now: now) {
         $0.count += 1

@@ -292,9 +292,8 @@ struct GraphExcerpt {
     if edgesIn.isEmpty && edgesOut.isEmpty {
       lines.append("  (no edges)")
     }
-    for (direction, groups) in [("in: ", edgesIn), ("out:", edgesOut)] {
+    for (direction, arrow, groups) in [("in: ", "<-", edgesIn), ("out:", "->", edgesOut)] {
       for (neighbour, text) in groups.prefix(Self.limit) {
-        let arrow = direction == "in: " ? "<-" : "->"
         lines.append("  \(direction) \(arrow) \(label(neighbour)): \(text)")
       }
       if groups.count > Self.limit {

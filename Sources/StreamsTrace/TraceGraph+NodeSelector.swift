@@ -10,7 +10,8 @@ extension TraceGraph {
   /// ```swift
   /// let graph = TraceGraph(nodes: [
   ///   .init(id: 1, kind: "map", role: .operator, file: "App/Cart.swift", line: 9, owner: "Cart"),
-  ///   .init(id: 2, kind: "filter", role: .operator, file: "App/Cart.swift", line: 10, owner: "Cart"),
+  ///   .init(id: 2, kind: "filter", role: .operator, file: "App/Cart.swift", line: 10,
+  ///         owner: "Cart"),
   /// ])
   /// print(graph.nodes(matching: "Cart").count)  // every node Cart owns
   /// // Prints "2"

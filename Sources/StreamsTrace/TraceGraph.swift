@@ -149,7 +149,7 @@ extension TraceGraph {
     }
   }
 
-  /// A live subscription of a terminal subscriber (or of an operator's inner subscription), with
+  /// A live subscription of a terminal subscriber (`subscribe(onNext:)`, `bind(to:)`, ...), with
   /// its owner.
   public struct Subscription: Sendable, Equatable {
     /// Unique within one trace.

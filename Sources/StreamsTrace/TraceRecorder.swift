@@ -57,7 +57,8 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     self.state = Protected(RecorderState(configuration: configuration))
   }
 
-  /// Installs a recorder, runs `body`, uninstalls it, and returns what it recorded.
+  /// Installs a recorder, runs `body`, puts back the tracer installed before (if any), and
+  /// returns what it recorded.
   ///
   /// ```swift
   /// let graph = TraceRecorder.record {
@@ -70,8 +71,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     configuration: TraceConfiguration = TraceConfiguration(), _ body: () throws -> Void
   ) rethrows -> TraceGraph {
     let recorder = TraceRecorder(configuration: configuration)
+    let previous = Tracing.current
     Tracing.install(recorder)
-    defer { Tracing.install(nil) }
+    defer { Tracing.install(previous) }
     try body()
     return recorder.graph
   }
