@@ -31,12 +31,10 @@ final class WeakOwner: @unchecked Sendable {
 /// Subscriptions are announced downstream first, before a node's upstreams are known; so a node
 /// is provisional until its own subscription has subscribed its upstreams, and is then either
 /// kept as the canonical node of its shape or merged into the one already there (its edges,
-/// counters and live subscriptions move there). The map from an observable's own id to its
-/// canonical node is a cache, cleared when it grows past ``aliasLimit``; an observable seen again
-/// after that is canonicalized again.
+/// counters and live subscriptions move there). The map from a merged id to its canonical node
+/// grows by one entry per merged node (one per subscription of a rebuilt pipeline, not per event);
+/// live records and the delivery ring refer to those ids, so it is never trimmed.
 struct RecorderState {
-  static let aliasLimit = 65_536
-
   let configuration: TraceConfiguration
   var nodes: [UInt64: TraceGraph.Node] = [:]
   var edges: [EdgeKey: TraceGraph.Edge] = [:]
@@ -146,7 +144,7 @@ struct RecorderState {
     if let owner = terminalOwners.removeValue(forKey: old), terminalOwners[new] == nil {
       terminalOwners[new] = owner
     }
-    if aliases.count >= Self.aliasLimit { aliases.removeAll(keepingCapacity: true) }
+    lastValueCause[old] = nil
     aliases[old] = new
   }
 
@@ -284,18 +282,17 @@ struct RecorderState {
     edges[key] = edge
   }
 
-  /// The graph as plain data.
+  /// The owners of the live subscriptions, by subscription id, to check outside the lock.
+  var ownersToCheck: [UInt64: WeakOwner] { liveOwners }
+
+  /// The graph as plain data (owners not checked yet).
   func snapshot() -> TraceGraph {
     let orderedDeliveries =
       deliveries.count < configuration.recentDeliveries
       ? deliveries : Array(deliveries[deliveryHead...] + deliveries[..<deliveryHead])
-    let subscriptions = live.values.sorted { $0.id < $1.id }.map { subscription in
-      var subscription = subscription
-      if let owner = liveOwners[subscription.id] {
-        subscription.ownerGone = owner.object == nil
-      }
-      return subscription
-    }
+    // Whether owners are gone is asked after unlocking (see `TraceRecorder.graph`): loading a
+    // weak reference makes a strong one for a moment, whose release may run a `deinit`.
+    let subscriptions = live.values.sorted { $0.id < $1.id }
     let resolved = orderedDeliveries.map { delivery in
       var delivery = delivery
       delivery.from = canonicalID(delivery.from)

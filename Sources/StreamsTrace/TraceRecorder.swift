@@ -80,7 +80,14 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   /// What was recorded so far.
   public var graph: TraceGraph {
-    state.withLock { $0.snapshot() }
+    let (snapshot, owners) = state.withLock { ($0.snapshot(), $0.ownersToCheck) }
+    var graph = snapshot
+    for index in graph.subscriptions.indices {
+      if let owner = owners[graph.subscriptions[index].id] {
+        graph.subscriptions[index].ownerGone = owner.object == nil
+      }
+    }
+    return graph
   }
 
   /// Names `node` (a subject's property, `"UIState.contentAlpha"`) and, optionally, its owner
@@ -127,23 +134,32 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let cause = context.currentDelivery
     let node = subject.traceNode
     let value = describe(event)
-    let delivery = state.withLock { state in
-      state.addNode(node, owner: nil, now: Clock.now)
-      return state.recordSend(
-        event.kind, into: node.id, from: sender, cause: cause, hop: context.currentHop,
+    let (delivery, subjectID) = state.withLock { state in
+      // A subject has no upstreams: it is canonical at once, possibly merged into the subject
+      // made earlier at the same call site.
+      let subjectID = state.addNode(node, owner: nil, now: Clock.now)
+      let delivery = state.recordSend(
+        event.kind, into: subjectID, from: sender, cause: cause, hop: context.currentHop,
         thread: context.number, now: Clock.now, value: value)
+      return (delivery, subjectID)
     }
-    context.stack.append(.delivering(delivery: delivery, to: node.id))
+    context.stack.append(.delivering(delivery: delivery, to: subjectID))
     deliver()
     context.stack.removeLast()
   }
 
   public func hop() -> (any TraceHop)? {
     let context = ThreadContext.current
-    guard let delivery = context.currentDelivery, let receiver = context.currentReceiver else {
-      return nil
+    let subscribing: UInt64?
+    if case .subscribing(let node)? = context.stack.last {
+      subscribing = node
+    } else {
+      subscribing = nil
     }
-    return CauseCarrier(delivery: delivery, receiver: receiver)
+    guard context.currentDelivery != nil || subscribing != nil else { return nil }
+    return CauseCarrier(
+      delivery: context.currentDelivery, receiver: context.currentReceiver,
+      subscribing: subscribing)
   }
 
   func describe<Element>(_ event: Event<Element>) -> String? {
@@ -231,21 +247,28 @@ final class TerminalSubscription: TraceSubscription {
   func disposed() {}
 }
 
-/// The cause of work handed to a scheduler, restored where the work runs.
+/// The cause of work handed to a scheduler, restored where the work runs: the delivery under
+/// way, and the node subscribing when the work is a deferred subscription (`subscribe(on:)`).
 final class CauseCarrier: TraceHop {
-  let delivery: UInt64
-  let receiver: UInt64
+  let delivery: UInt64?
+  let receiver: UInt64?
+  let subscribing: UInt64?
 
-  init(delivery: UInt64, receiver: UInt64) {
+  init(delivery: UInt64?, receiver: UInt64?, subscribing: UInt64?) {
     self.delivery = delivery
     self.receiver = receiver
+    self.subscribing = subscribing
   }
 
   func run(_ work: () -> Void) {
     let context = ThreadContext.current
-    context.stack.append(.hopped(delivery: delivery, to: receiver))
+    let depth = context.stack.count
+    if let delivery, let receiver {
+      context.stack.append(.hopped(delivery: delivery, to: receiver))
+    }
+    if let subscribing { context.stack.append(.subscribing(subscribing)) }
     work()
-    context.stack.removeLast()
+    context.stack.removeLast(context.stack.count - depth)
   }
 }
 

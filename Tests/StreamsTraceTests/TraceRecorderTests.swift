@@ -1,4 +1,5 @@
 import Streams
+import StreamsTest
 import StreamsTrace
 import Testing
 
@@ -156,6 +157,43 @@ struct TraceRecorderTests {
     let leak = try #require(leaks.first)
     #expect(leak.owner == "PromoBanner")
     #expect(leak.file == "StreamsTraceTests/PromoBanner.swift")
+  }
+
+  @Test("subjects made at one call site are one node, and sends into any of them land on it")
+  func subjectsOfOneCallSite() {
+    func makeSubject() -> PublishSubject<Int> { PublishSubject() }
+    let graph = TraceRecorder.record {
+      let first = makeSubject()
+      let second = makeSubject()
+      _ = first.subscribe(onNext: { second.onNext($0 + 1) })
+      _ = second.subscribe(onNext: { _ in })
+      first.onNext(1)
+    }
+    let subjects = graph.nodes.filter { $0.kind == "PublishSubject" }
+    #expect(subjects.count == 1)
+    let ids = Set(graph.nodes.map(\.id))
+    for edge in graph.edges {
+      #expect(ids.contains(edge.from) && ids.contains(edge.to), "edge to a missing node: \(edge)")
+    }
+    for delivery in graph.deliveries {
+      #expect(ids.contains(delivery.from) && ids.contains(delivery.to), "\(delivery)")
+    }
+    #expect(graph.edges.filter { $0.kind == .chain }.map(\.count) == [1])
+  }
+
+  @Test("a subscription deferred by subscribe(on:) is recorded against the node that made it")
+  func deferredSubscription() throws {
+    let scheduler = TestScheduler(initialClock: 0)
+    let graph = TraceRecorder.record {
+      _ = Observable.just(1).subscribe(on: scheduler).subscribe(onNext: { _ in })
+      scheduler.start()
+    }
+    let just = try #require(graph.nodes.first { $0.kind == "just" })
+    let subscribeOn = try #require(graph.nodes.first { $0.kind == "subscribe(on:)" })
+    #expect(
+      graph.edges.contains {
+        $0.from == just.id && $0.to == subscribeOn.id && $0.kind == .subscription
+      })
   }
 
   @Test("with no recorder installed nothing is recorded")
