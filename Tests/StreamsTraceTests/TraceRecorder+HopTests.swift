@@ -66,3 +66,29 @@ struct TraceRecorderHopTests {
     #expect(chain.deliveries.count == 2)  // send into input, input → the binding
   }
 }
+
+@Suite("Trace recorder: terminal call sites", .serialized)
+struct TraceRecorderTerminalTests {
+  @Test("drive and emit record the caller's line as their terminal node")
+  @MainActor
+  func driveAndEmitSites() async throws {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let relay = BehaviorRelay(value: 1)
+    let driven = relay.asDriver().drive(onNext: { _ in })
+    let emitted = relay.asSignal(onErrorJustReturn: 0).emit(onNext: { _ in })
+    driven.dispose()
+    emitted.dispose()
+    let graph = recorder.graph
+    let drive = try #require(graph.nodes.first { $0.kind == "drive" })
+    let emit = try #require(graph.nodes.first { $0.kind == "emit" })
+    #expect(drive.file == "StreamsTraceTests/TraceRecorder+HopTests.swift")
+    #expect(emit.file == drive.file)
+    #expect(emit.line == drive.line + 1)
+    #expect(drive.role == .terminal)
+  }
+}

@@ -85,10 +85,12 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   public func drive(
     onNext: (@MainActor (Element) -> Void)? = nil,
     onCompleted: (@MainActor () -> Void)? = nil,
-    onDisposed: (@MainActor () -> Void)? = nil
+    onDisposed: (@MainActor () -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     MainActorSubscription.subscribe(
-      asObservable(), onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+      asObservable(), onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
+      kind: "drive", file: file, line: line)
   }
 
   /// Subscribes main-actor closures that receive `object` (held weakly) along with each event.
@@ -98,13 +100,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// ```
   ///
   /// Once `object` is gone the closures are no longer called; see
-  /// ``drive(onNext:onCompleted:onDisposed:)``.
+  /// ``drive(onNext:onCompleted:onDisposed:file:line:)``.
   @MainActor
   public func drive<Object: AnyObject>(
     with object: Object,
     onNext: (@MainActor (Object, Element) -> Void)? = nil,
     onCompleted: (@MainActor (Object) -> Void)? = nil,
-    onDisposed: (@MainActor (Object) -> Void)? = nil
+    onDisposed: (@MainActor (Object) -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     let weakObject = WeakReference(object)
     return drive(
@@ -119,7 +122,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
       onDisposed: {
         guard let object = weakObject.value else { return }
         onDisposed?(object)
-      })
+      }, file: file, line: line)
   }
 
   /// Sends every element and the completion to `observers`, on the main thread.
@@ -222,9 +225,10 @@ enum MainActorSubscription {
     _ source: Observable<Element>,
     onNext: (@MainActor (Element) -> Void)?,
     onCompleted: (@MainActor () -> Void)?,
-    onDisposed: (@MainActor () -> Void)?
+    onDisposed: (@MainActor () -> Void)?,
+    kind: StaticString, file: StaticString, line: UInt
   ) -> any Disposable {
-    source.subscribe(
+    source.subscribeClosures(
       onNext: { element in
         let element = MainActorBox(element)
         MainActor.assumeIsolated { onNext?(element.value) }
@@ -233,7 +237,8 @@ enum MainActorSubscription {
       onCompleted: {
         MainActor.assumeIsolated { onCompleted?() }
       },
-      onDisposed: onDisposed.map { onDisposed in { MainQueueCheck.runOnMainActor(onDisposed) } })
+      onDisposed: onDisposed.map { onDisposed in { MainQueueCheck.runOnMainActor(onDisposed) } },
+      kind: kind, file: file, line: line, owner: nil)
   }
 }
 

@@ -80,10 +80,12 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   public func emit(
     onNext: (@MainActor (Element) -> Void)? = nil,
     onCompleted: (@MainActor () -> Void)? = nil,
-    onDisposed: (@MainActor () -> Void)? = nil
+    onDisposed: (@MainActor () -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     MainActorSubscription.subscribe(
-      asObservable(), onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+      asObservable(), onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed,
+      kind: "emit", file: file, line: line)
   }
 
   /// Subscribes main-actor closures that receive `object` (held weakly) along with each event.
@@ -98,7 +100,8 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     with object: Object,
     onNext: (@MainActor (Object, Element) -> Void)? = nil,
     onCompleted: (@MainActor (Object) -> Void)? = nil,
-    onDisposed: (@MainActor (Object) -> Void)? = nil
+    onDisposed: (@MainActor (Object) -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     let weakObject = WeakReference(object)
     return emit(
@@ -113,7 +116,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
       onDisposed: {
         guard let object = weakObject.value else { return }
         onDisposed?(object)
-      })
+      }, file: file, line: line)
   }
 
   /// Sends every element and the completion to `observers`, on the main thread.
