@@ -21,7 +21,7 @@ let package = Package(
     // StreamsTest carries the test-framework side of tracing (`expectEdge`, `XCTAssertEdge`, ...),
     // so StreamsTrace, which apps link to record at run time, never imports Testing or XCTest.
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
-    .target(name: "StreamsTrace", dependencies: ["Streams"]),
+    .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsShims"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"], path: "Examples/SearchDemo"),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(

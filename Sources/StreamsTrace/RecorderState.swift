@@ -1,14 +1,145 @@
 @_spi(StreamsInternal) import Streams
+import StreamsShims
 
-/// One subscription as the recorder tracks it: which node, which subscriber, which edge.
-struct SubscriptionRecord: Sendable {
+/// One traced subscription as the recorder tracks it: which node, which subscriber, which edge,
+/// and the counters its deliveries bump without the recorder's lock.
+///
+/// `@unchecked Sendable`: the identity fields are immutable; the counters are words written with
+/// relaxed atomic stores by the one thread delivering at a time (the Rx grammar makes a
+/// subscription's events serial) and read with atomic loads by whoever takes the graph.
+final class SubscriptionRecord: @unchecked Sendable {
   let id: UInt64
-  /// The (canonical) node subscribed to.
+  /// The node subscribed to (an observable id; canonical, or provisional until merged).
   let node: UInt64
-  /// The (canonical) subscriber; 0 when unknown.
+  /// The subscriber (an observable id); 0 when unknown.
   let subscriber: UInt64
   /// `.subscription` or `.control`.
   let kind: TraceGraph.EdgeKind
+  /// Where the node's values go, when this subscription reports them (not for subjects, whose
+  /// values are recorded where they are sent).
+  let values: NodeValues?
+  /// `[events, first time, last time]`.
+  private let counters: UnsafeMutablePointer<Int>
+
+  init(
+    id: UInt64, node: UInt64, subscriber: UInt64, kind: TraceGraph.EdgeKind,
+    values: NodeValues?
+  ) {
+    self.id = id
+    self.node = node
+    self.subscriber = subscriber
+    self.kind = kind
+    self.values = values
+    counters = .allocate(capacity: 3)
+    counters.initialize(repeating: 0, count: 3)
+  }
+
+  deinit {
+    counters.deallocate()
+  }
+
+  /// Counts one event at `time` (called by the delivering thread only).
+  @inline(__always)
+  func count(at time: UInt64) {
+    let events = streams_atomic_load_relaxed(counters)
+    streams_atomic_store_relaxed(counters, events &+ 1)
+    if events == 0 { streams_atomic_store_relaxed(counters + 1, Int(bitPattern: UInt(time))) }
+    streams_atomic_store_relaxed(counters + 2, Int(bitPattern: UInt(time)))
+  }
+
+  /// Events counted so far, and the times of the first and last.
+  var events: (count: Int, first: UInt64, last: UInt64) {
+    (
+      streams_atomic_load_relaxed(counters),
+      UInt64(UInt(bitPattern: streams_atomic_load_relaxed(counters + 1))),
+      UInt64(UInt(bitPattern: streams_atomic_load_relaxed(counters + 2)))
+    )
+  }
+
+  /// Whether this subscription is the one reporting its node's values: the first subscription
+  /// to deliver an element claims the node, so that an element shared by several subscribers
+  /// (`share`) is remembered once.
+  @inline(__always)
+  var reportsValues: Bool {
+    guard let values else { return false }
+    return values.claim(by: id)
+  }
+}
+
+/// A node's recent values, kept as the elements themselves and described when the graph is read.
+///
+/// `@unchecked Sendable`: everything but `reporter` is guarded by the recorder's lock;
+/// `reporter` is an atomic word.
+final class NodeValues: @unchecked Sendable {
+  private var ring: [Payload] = []
+  private var head = 0
+  private let limit: Int
+  /// The node's values after it was merged into another node.
+  var forward: NodeValues?
+  private let reporter: UnsafeMutablePointer<Int>
+
+  init(limit: Int) {
+    self.limit = limit
+    reporter = .allocate(capacity: 1)
+    reporter.initialize(to: 0)
+  }
+
+  deinit {
+    reporter.deallocate()
+  }
+
+  /// Where values go now: this node's, or those of the node it was merged into.
+  var target: NodeValues {
+    var values = self
+    while let next = values.forward { values = next }
+    return values
+  }
+
+  /// Remembers `value`; returns the value it displaced, to be released after unlocking.
+  func remember(_ value: Payload) -> Payload? {
+    guard limit > 0 else { return value }
+    if ring.count < limit {
+      ring.append(value)
+      return nil
+    }
+    let displaced = ring[head]
+    ring[head] = value
+    head = (head + 1) % limit
+    return displaced
+  }
+
+  /// The values, oldest first.
+  var ordered: [Payload] {
+    Array(ring[head...] + ring[..<head])
+  }
+
+  /// Empties the ring; returns what it held.
+  func removeAll() -> [Payload] {
+    defer {
+      ring = []
+      head = 0
+    }
+    return ordered
+  }
+
+  @inline(__always)
+  func claim(by subscription: UInt64) -> Bool {
+    let current = streams_atomic_load_relaxed(reporter)
+    if current == Int(truncatingIfNeeded: subscription) { return true }
+    return current == 0
+      && streams_atomic_compare_exchange(reporter, 0, Int(truncatingIfNeeded: subscription))
+  }
+
+  /// Lets another subscription claim the node once `subscription` has ended.
+  func release(by subscription: UInt64) {
+    _ = streams_atomic_compare_exchange(reporter, Int(truncatingIfNeeded: subscription), 0)
+  }
+}
+
+/// A delivery kept in the ring, with its element not yet described.
+struct RingEntry {
+  var delivery: TraceGraph.Delivery
+  var value: Payload?
 }
 
 /// An object held weakly, to tell whether an owner is gone.
@@ -34,28 +165,39 @@ final class WeakOwner: @unchecked Sendable {
 /// counters and live subscriptions move there). The map from a merged id to its canonical node
 /// grows by one entry per merged node (one per subscription of a rebuilt pipeline, not per event);
 /// live records and the delivery ring refer to those ids, so it is never trimmed.
+///
+/// What happens per event does not come here one by one: subscriptions count their own events
+/// (``SubscriptionRecord``), and sends, timeline deliveries and values wait in each thread's
+/// ``EventQueue`` until a reader takes the graph or the queue fills (``drain()``).
 struct RecorderState {
   let configuration: TraceConfiguration
   var nodes: [UInt64: TraceGraph.Node] = [:]
   var edges: [EdgeKey: TraceGraph.Edge] = [:]
   /// The edges at each node, to move them when the node merges.
   var edgesAt: [UInt64: Set<EdgeKey>] = [:]
+  /// Live terminal subscriptions, with their owners.
   var live: [UInt64: TraceGraph.Subscription] = [:]
   var liveOwners: [UInt64: WeakOwner] = [:]
   var terminalOwners: [UInt64: WeakOwner] = [:]
+  /// Every live traced subscription, whose counters are added to the graph when it is read and
+  /// folded into it when the subscription ends.
+  var records: [UInt64: SubscriptionRecord] = [:]
+  /// Each node's recent values, by observable id (merged ids forward to their canonical node's).
+  var values: [UInt64: NodeValues] = [:]
   /// Observable id → canonical node id.
   var aliases: [UInt64: UInt64] = [:]
   /// Structure → canonical node id.
   var canonical: [NodeShape: UInt64] = [:]
   /// Nodes whose upstreams are not all known yet.
   var provisional: Set<UInt64> = []
-  /// The cause of the element each node remembered last (see ``recordDelivery``).
-  var lastValueCause: [UInt64: UInt64?] = [:]
-  var deliveries: [TraceGraph.Delivery] = []
+  var ring: [RingEntry] = []
   /// Where the next delivery goes once the ring is full.
-  var deliveryHead = 0
-  var nextDelivery: UInt64 = 1
+  var ringHead = 0
   var nextSubscription: UInt64 = 1
+  /// The threads' queues of what they recorded without the lock.
+  var queues: [EventQueue] = []
+  /// Values displaced under the lock, to be released after unlocking (a `deinit` is user code).
+  var garbage: [Payload] = []
 
   init(configuration: TraceConfiguration) {
     self.configuration = configuration
@@ -87,9 +229,18 @@ struct RecorderState {
       id: node.id, kind: node.kind, role: TraceGraph.Role(node.role), file: node.file,
       line: node.line, owner: owner ?? Self.ownerFromFile(node.file),
       upstreams: node.dataUpstreams, controlUpstreams: node.controlUpstreams)
+    if configuration.recentValues > 0 {
+      values[node.id] = NodeValues(limit: configuration.recentValues)
+    }
     if node.upstreams.isEmpty { return canonicalize(node.id) }
     provisional.insert(node.id)
     return node.id
+  }
+
+  /// Records the subject `node` if it is new; returns its canonical id and where its values go.
+  mutating func addSubject(_ node: TraceNode, now: UInt64) -> (UInt64, NodeValues?) {
+    let id = addNode(node, owner: nil, now: now)
+    return (id, values[id]?.target)
   }
 
   /// Makes a provisional node canonical now that its upstreams are known, or merges it into the
@@ -118,21 +269,19 @@ struct RecorderState {
     guard let merged = nodes.removeValue(forKey: old) else { return }
     nodes[new]?.subscriptionCount += merged.subscriptionCount
     nodes[new]?.eventCount += merged.eventCount
-    for value in merged.recentValues { remember(value, for: new) }
+    if let oldValues = values[old], let newValues = values[new]?.target, oldValues !== newValues {
+      for value in oldValues.removeAll() {
+        if let displaced = newValues.remember(value) { garbage.append(displaced) }
+      }
+      oldValues.forward = newValues
+    }
     for key in edgesAt.removeValue(forKey: old) ?? [] {
       guard let edge = edges.removeValue(forKey: key) else { continue }
       let other = key.from == old ? key.to : key.from
       edgesAt[other]?.remove(key)
       let from = key.from == old ? new : key.from
       let to = key.to == old ? new : key.to
-      let target = EdgeKey(from: from, to: to, kind: key.kind)
-      let previousLast = edges[target]?.lastTime ?? 0
-      update(target, now: edge.firstTime) { merged in
-        merged.count += edge.count
-        merged.live += edge.live
-        merged.firstTime = Swift.min(merged.firstTime, edge.firstTime)
-      }
-      edges[target]?.lastTime = Swift.max(edge.lastTime, previousLast)
+      add(edge, as: EdgeKey(from: from, to: to, kind: key.kind))
     }
     for (id, subscription) in live where subscription.node == old || subscription.subscriber == old
     {
@@ -144,8 +293,18 @@ struct RecorderState {
     if let owner = terminalOwners.removeValue(forKey: old), terminalOwners[new] == nil {
       terminalOwners[new] = owner
     }
-    lastValueCause[old] = nil
     aliases[old] = new
+  }
+
+  /// Adds `edge`'s counters to the edge at `key`.
+  private mutating func add(_ edge: TraceGraph.Edge, as key: EdgeKey) {
+    let previousLast = edges[key]?.lastTime ?? 0
+    update(key, now: edge.firstTime) { merged in
+      merged.count += edge.count
+      merged.live += edge.live
+      merged.firstTime = Swift.min(merged.firstTime, edge.firstTime)
+    }
+    edges[key]?.lastTime = Swift.max(edge.lastTime, previousLast)
   }
 
   /// Records a terminal subscriber; returns its canonical id.
@@ -182,88 +341,94 @@ struct RecorderState {
         if let owner = terminalOwners[subscriberID] { liveOwners[id] = owner }
       }
     }
-    return SubscriptionRecord(id: id, node: nodeID, subscriber: subscriberID, kind: kind)
+    // A subject's values are recorded where they are sent, once for all its subscribers.
+    let reportsValues = nodes[nodeID].map { $0.role != .subject } ?? false
+    let record = SubscriptionRecord(
+      id: id, node: nodeID, subscriber: subscriberID, kind: kind,
+      values: reportsValues ? values[nodeID] : nil)
+    records[id] = record
+    return record
   }
 
-  /// Records the end of a subscription.
+  /// Records the end of a subscription: its counters join the graph's.
   mutating func end(_ record: SubscriptionRecord) {
-    if record.subscriber != 0 {
-      let key = EdgeKey(
-        from: canonicalID(record.node), to: canonicalID(record.subscriber), kind: record.kind)
+    guard records.removeValue(forKey: record.id) != nil else { return }
+    let node = canonicalID(record.node)
+    let subscriber = canonicalID(record.subscriber)
+    let events = record.events
+    nodes[node]?.eventCount += events.count
+    if subscriber != 0 {
+      let key = EdgeKey(from: node, to: subscriber, kind: record.kind)
       if var edge = edges[key], edge.live > 0 {
         edge.live -= 1
         edges[key] = edge
       }
+      if events.count > 0 {
+        add(
+          TraceGraph.Edge(
+            from: node, to: subscriber, kind: .emission, count: events.count,
+            firstTime: events.first, lastTime: events.last),
+          as: EdgeKey(from: node, to: subscriber, kind: .emission))
+      }
     }
+    record.values?.release(by: record.id)
     live[record.id] = nil
     liveOwners[record.id] = nil
   }
 
-  /// Records one delivery of a subscription; returns its id.
-  mutating func recordDelivery(
-    _ event: TraceGraph.EventKind, record: SubscriptionRecord, cause: UInt64?,
-    hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
-  ) -> UInt64 {
-    let node = canonicalID(record.node)
-    let subscriber = canonicalID(record.subscriber)
-    nodes[node]?.eventCount += 1
-    // One element reaches every subscriber of the node with the same cause: remember it once.
-    if event == .next, let value, cause == nil || lastValueCause[node] != cause {
-      remember(value, for: node)
-      lastValueCause[node] = cause
-    }
-    if subscriber != 0 {
-      update(EdgeKey(from: node, to: subscriber, kind: .emission), now: now) {
-        $0.count += 1
+  /// Takes in what the threads queued since the last drain.
+  mutating func drain() {
+    var index = 0
+    while index < queues.count {
+      let queue = queues[index]
+      queue.drain { apply($0) }
+      if queue.isAbandoned {
+        // The owner is gone: drain once more for what it pushed before saying so.
+        queue.drain { apply($0) }
+        queues.remove(at: index)
+      } else {
+        index += 1
       }
     }
-    return append(
-      from: node, to: subscriber, event: event, cause: cause, hop: hop,
-      thread: thread, now: now, value: value)
   }
 
-  /// Records an event sent into a subject, and the chain edge from its sender; returns the
-  /// delivery's id.
-  mutating func recordSend(
-    _ event: TraceGraph.EventKind, into subject: UInt64, from sender: UInt64?, cause: UInt64?,
-    hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
-  ) -> UInt64 {
-    let senderID = sender.map(canonicalID)
-    if let senderID {
-      update(EdgeKey(from: senderID, to: subject, kind: .chain), now: now) { $0.count += 1 }
+  /// Takes in one queued event.
+  private mutating func apply(_ event: QueuedEvent) {
+    // The queue's copy of the element is released with the garbage, after unlocking.
+    if let value = event.value { garbage.append(value) }
+    if let cell = event.cell, let value = event.value,
+      let displaced = cell.target.remember(value)
+    {
+      garbage.append(displaced)
     }
-    return append(
-      from: senderID ?? subject, to: subject, event: event, cause: cause, hop: hop,
-      thread: thread, now: now, value: value)
-  }
-
-  private mutating func remember(_ value: String, for node: UInt64) {
-    let limit = configuration.recentValues
-    guard limit > 0, var recent = nodes[node]?.recentValues else { return }
-    nodes[node]?.recentValues = []
-    if recent.count >= limit { recent.removeFirst(recent.count - limit + 1) }
-    recent.append(value)
-    nodes[node]?.recentValues = recent
-  }
-
-  private mutating func append(
-    from: UInt64, to: UInt64, event: TraceGraph.EventKind, cause: UInt64?,
-    hop: TraceGraph.Hop, thread: UInt32, now: UInt64, value: String?
-  ) -> UInt64 {
-    let id = nextDelivery
-    nextDelivery += 1
+    switch event.kind {
+    case .value:
+      return
+    case .send:
+      if event.from != 0 {
+        update(
+          EdgeKey(from: canonicalID(event.from), to: canonicalID(event.to), kind: .chain),
+          now: event.time
+        ) { $0.count += 1 }
+      }
+    case .delivery:
+      break
+    }
     let limit = configuration.recentDeliveries
-    guard limit > 0 else { return id }
-    let delivery = TraceGraph.Delivery(
-      id: id, from: from, to: to, event: event, cause: cause, hop: hop, thread: thread, time: now,
-      value: configuration.recentValues > 0 ? value : nil)
-    if deliveries.count < limit {
-      deliveries.append(delivery)
+    guard limit > 0 else { return }
+    let entry = RingEntry(
+      delivery: TraceGraph.Delivery(
+        id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
+        event: event.event, cause: event.cause == 0 ? nil : event.cause, hop: event.hop,
+        thread: event.thread, time: event.time),
+      value: configuration.recentValues > 0 ? event.value : nil)
+    if ring.count < limit {
+      ring.append(entry)
     } else {
-      deliveries[deliveryHead] = delivery
-      deliveryHead = (deliveryHead + 1) % limit
+      if let displaced = ring[ringHead].value { garbage.append(displaced) }
+      ring[ringHead] = entry
+      ringHead = (ringHead + 1) % limit
     }
-    return id
   }
 
   private mutating func update(
@@ -285,27 +450,73 @@ struct RecorderState {
   /// The owners of the live subscriptions, by subscription id, to check outside the lock.
   var ownersToCheck: [UInt64: WeakOwner] { liveOwners }
 
-  /// The graph as plain data (owners not checked yet).
-  func snapshot() -> TraceGraph {
-    let orderedDeliveries =
-      deliveries.count < configuration.recentDeliveries
-      ? deliveries : Array(deliveries[deliveryHead...] + deliveries[..<deliveryHead])
+  /// The graph as plain data, with the elements still to describe (after unlocking: a
+  /// `description` is user code) and the owners not checked yet.
+  func snapshot() -> Snapshot {
+    var nodes = self.nodes
+    var edges = self.edges
+    // Live subscriptions' counters, as if they ended now.
+    for record in records.values {
+      let events = record.events
+      guard events.count > 0 else { continue }
+      let node = canonicalID(record.node)
+      let subscriber = canonicalID(record.subscriber)
+      nodes[node]?.eventCount += events.count
+      guard subscriber != 0 else { continue }
+      let key = EdgeKey(from: node, to: subscriber, kind: .emission)
+      var edge =
+        edges[key]
+        ?? TraceGraph.Edge(
+          from: node, to: subscriber, kind: .emission, firstTime: events.first,
+          lastTime: events.last)
+      edge.count += events.count
+      edge.firstTime = Swift.min(edge.firstTime, events.first)
+      edge.lastTime = Swift.max(edge.lastTime, events.last)
+      edges[key] = edge
+    }
     // Whether owners are gone is asked after unlocking (see `TraceRecorder.graph`): loading a
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
-    let resolved = orderedDeliveries.map { delivery in
-      var delivery = delivery
-      delivery.from = canonicalID(delivery.from)
-      delivery.to = canonicalID(delivery.to)
-      return delivery
+    var entries = ring
+    entries.sort { $0.delivery.id < $1.delivery.id }
+    let sortedNodes = nodes.values.sorted { $0.id < $1.id }
+    let nodeValues = sortedNodes.map { values[$0.id]?.target.ordered ?? [] }
+    return Snapshot(
+      graph: TraceGraph(
+        nodes: sortedNodes,
+        edges: edges.values.sorted {
+          ($0.from, $0.to, $0.kind.rawValue) < ($1.from, $1.to, $1.kind.rawValue)
+        },
+        subscriptions: subscriptions,
+        deliveries: entries.map { entry in
+          var delivery = entry.delivery
+          delivery.from = canonicalID(delivery.from)
+          delivery.to = canonicalID(delivery.to)
+          return delivery
+        }),
+      nodeValues: nodeValues,
+      deliveryValues: entries.map(\.value))
+  }
+
+  /// A graph whose elements are not described yet.
+  struct Snapshot {
+    var graph: TraceGraph
+    /// Each node's values, in the order of `graph.nodes`.
+    var nodeValues: [[Payload]]
+    /// Each delivery's element, in the order of `graph.deliveries`.
+    var deliveryValues: [Payload?]
+
+    /// The graph with every element described.
+    func described() -> TraceGraph {
+      var graph = self.graph
+      for index in graph.nodes.indices {
+        graph.nodes[index].recentValues = nodeValues[index].map { String(describing: $0.value) }
+      }
+      for index in graph.deliveries.indices {
+        graph.deliveries[index].value = deliveryValues[index].map { String(describing: $0.value) }
+      }
+      return graph
     }
-    return TraceGraph(
-      nodes: nodes.values.sorted { $0.id < $1.id },
-      edges: edges.values.sorted {
-        ($0.from, $0.to, $0.kind.rawValue) < ($1.from, $1.to, $1.kind.rawValue)
-      },
-      subscriptions: subscriptions,
-      deliveries: resolved)
   }
 
   /// The owner a file names by convention: `App/TopViewModel.swift` → `TopViewModel`.

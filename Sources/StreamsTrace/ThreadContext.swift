@@ -7,71 +7,106 @@
 #endif
 
 /// What the recorder knows about the current thread: the subscriptions being made and the
-/// deliveries under way, innermost last.
+/// deliveries under way, innermost last; and the queue through which it hands the recorder what
+/// it records without taking the recorder's lock.
 ///
 /// Only the thread it belongs to touches it (it lives in a thread-specific slot), so it needs no
-/// lock.
+/// lock, and its fields opt out of dynamic exclusivity checks.
 final class ThreadContext {
-  enum Frame {
-    /// The node is subscribing to its upstreams.
-    case subscribing(UInt64)
-    /// A delivery to the node `to` is under way.
-    case delivering(delivery: UInt64, to: UInt64)
-    /// Work that a delivery to `to` handed to a scheduler is running, on this thread.
-    case hopped(delivery: UInt64, to: UInt64)
+  struct Frame {
+    enum Kind: UInt8 {
+      /// The node `node` is subscribing to its upstreams.
+      case subscribing
+      /// A delivery to the node `node` is under way.
+      case delivering
+      /// Work that a delivery to `node` handed to a scheduler is running, on this thread.
+      case hopped
+    }
+
+    var kind: Kind
+    var node: UInt64
+    /// The delivery this frame belongs to: its own id in timeline mode, otherwise the send that
+    /// set it off; 0 when none is known.
+    var delivery: UInt64
+    /// Whether `delivery` reached this frame through a scheduler.
+    var viaHop: Bool
   }
 
-  var stack: [Frame] = []
+  @exclusivity(unchecked) var stack: [Frame] = []
+  /// When the outermost frame was pushed: the time of everything under it.
+  @exclusivity(unchecked) var time: UInt64 = 0
+  /// The queue of the recorder this thread records for, and that recorder's serial number.
+  @exclusivity(unchecked) var queue: EventQueue?
+  @exclusivity(unchecked) var queueRecorder: UInt64 = 0
+  /// Subjects this thread has already made known to the recorder of `queue`, by observable id
+  /// (direct-mapped), with their values.
+  @exclusivity(unchecked) var knownSubjects: [KnownSubject]
   /// A small number naming the thread, in the order threads were first seen.
   let number: UInt32
 
+  struct KnownSubject {
+    /// The observable's id (the cache's key).
+    var id: UInt64 = 0
+    /// Its canonical node.
+    var canonical: UInt64 = 0
+    var values: NodeValues?
+  }
+
+  static let knownSubjectSlots = 64
+
   private init(number: UInt32) {
     self.number = number
+    knownSubjects = Array(repeating: KnownSubject(), count: Self.knownSubjectSlots)
+  }
+
+  deinit {
+    queue?.abandon()
+  }
+
+  /// Pushes a frame; the first frame on an empty stack sets the time of everything under it.
+  @inline(__always)
+  func push(
+    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, viaHop: Bool = false, fineTime: Bool
+  ) {
+    if stack.isEmpty { time = fineTime ? Clock.now : Clock.coarse }
+    stack.append(Frame(kind: kind, node: node, delivery: delivery, viaHop: viaHop))
+  }
+
+  @inline(__always)
+  func pop() {
+    stack.removeLast()
   }
 
   /// The node that a subscription made now is made by: the node subscribing, or the receiver of
   /// the delivery under way; 0 when neither.
   var currentSubscriber: UInt64 {
-    switch stack.last {
-    case .subscribing(let node)?: node
-    case .delivering(_, let to)?, .hopped(_, let to)?: to
-    case nil: 0
+    stack.last?.node ?? 0
+  }
+
+  /// The innermost delivery frame (a delivery or a hop), if any.
+  @inline(__always)
+  var currentDeliveryFrame: Frame? {
+    var index = stack.count
+    while index > 0 {
+      index -= 1
+      if stack[index].kind != .subscribing { return stack[index] }
     }
+    return nil
   }
 
   /// The receiver of the innermost delivery under way, if any: the sender of what its code sends.
-  var currentReceiver: UInt64? {
-    for frame in stack.reversed() {
-      switch frame {
-      case .delivering(_, let to), .hopped(_, let to): return to
-      case .subscribing: continue
-      }
-    }
-    return nil
-  }
+  var currentReceiver: UInt64? { currentDeliveryFrame?.node }
 
-  /// The innermost delivery under way, if any: the cause of what happens now.
+  /// The delivery the innermost delivery frame belongs to, if any: the cause of what happens now.
   var currentDelivery: UInt64? {
-    for frame in stack.reversed() {
-      switch frame {
-      case .delivering(let delivery, _), .hopped(let delivery, _): return delivery
-      case .subscribing: continue
-      }
-    }
-    return nil
+    guard let frame = currentDeliveryFrame, frame.delivery != 0 else { return nil }
+    return frame.delivery
   }
 
-  /// How what happens now reached its cause: through a scheduler when the innermost delivery
-  /// frame is a hop.
+  /// How what happens now reached its cause: through a scheduler when a hop lies between it and
+  /// the delivery it belongs to.
   var currentHop: TraceGraph.Hop {
-    for frame in stack.reversed() {
-      switch frame {
-      case .delivering: return .direct
-      case .hopped: return .scheduler
-      case .subscribing: continue
-      }
-    }
-    return .direct
+    currentDeliveryFrame?.viaHop == true ? .scheduler : .direct
   }
 
   /// The calling thread's context, made on first use and released when the thread exits.

@@ -1,4 +1,5 @@
 @_spi(StreamsInternal) import Streams
+import StreamsShims
 
 #if canImport(Glibc)
   import Glibc
@@ -13,13 +14,20 @@ public struct TraceConfiguration: Sendable {
   public var recentValues: Int
   /// How many recent deliveries the trace keeps (for causal chains and cycles).
   public var recentDeliveries: Int
+  /// Whether the ring of recent deliveries keeps every delivery from a node to its subscriber,
+  /// timed with the precise clock (`true`: for a timeline of the whole pipeline), or only the
+  /// sends into subjects and relays, where one event crosses into another object's code
+  /// (`false`, the default: enough for chains across files and dynamic cycles, and several times
+  /// cheaper; see `Guides/Tracing.md`).
+  public var timeline: Bool
 
-  /// A configuration; the defaults keep 8 values per node and 4096 deliveries.
-  public init(recentValues: Int = 8, recentDeliveries: Int = 4096) {
+  /// A configuration; the defaults keep 8 values per node and the last 4096 sends.
+  public init(recentValues: Int = 8, recentDeliveries: Int = 4096, timeline: Bool = false) {
     precondition(recentValues >= 0, "TraceConfiguration: recentValues must not be negative")
     precondition(recentDeliveries >= 0, "TraceConfiguration: recentDeliveries must not be negative")
     self.recentValues = recentValues
     self.recentDeliveries = recentDeliveries
+    self.timeline = timeline
   }
 }
 
@@ -50,12 +58,23 @@ public struct TraceConfiguration: Sendable {
 public final class TraceRecorder: StreamsTracer, Sendable {
   let configuration: TraceConfiguration
   let state: Protected<RecorderState>
+  /// Tells this recorder's thread queues from those of recorders installed before it.
+  let serial: UInt64
+  /// Hands out delivery ids.
+  private let deliveryIDs = AtomicWord()
+  private let recordsValues: Bool
+  private let timeline: Bool
 
   /// A recorder keeping what `configuration` says.
   public init(configuration: TraceConfiguration = TraceConfiguration()) {
     self.configuration = configuration
     self.state = Protected(RecorderState(configuration: configuration))
+    self.serial = UInt64(Self.serials.increment())
+    self.recordsValues = configuration.recentValues > 0
+    self.timeline = configuration.timeline
   }
+
+  private static let serials = AtomicWord()
 
   /// Installs a recorder, runs `body`, puts back the tracer installed before (if any), and
   /// returns what it recorded.
@@ -80,8 +99,11 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   /// What was recorded so far.
   public var graph: TraceGraph {
-    let (snapshot, owners) = state.withLock { ($0.snapshot(), $0.ownersToCheck) }
-    var graph = snapshot
+    let (snapshot, owners) = withState { state in
+      state.drain()
+      return (state.snapshot(), state.ownersToCheck)
+    }
+    var graph = snapshot.described()
     for index in graph.subscriptions.indices {
       if let owner = owners[graph.subscriptions[index].id] {
         graph.subscriptions[index].ownerGone = owner.object == nil
@@ -100,11 +122,24 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ node: Source, _ name: String, owner: String? = nil
   ) {
     let traceNode = node.asObservable().traceNode
-    state.withLock { state in
-      state.addNode(traceNode, owner: owner, now: Clock.now)
-      state.nodes[traceNode.id]?.name = name
-      if let owner { state.nodes[traceNode.id]?.owner = owner }
+    withState { state in
+      let id = state.addNode(traceNode, owner: owner, now: Clock.now)
+      state.nodes[id]?.name = name
+      if let owner { state.nodes[id]?.owner = owner }
     }
+  }
+
+  /// Runs `body` on the state under the lock, then releases outside the lock what it displaced.
+  @discardableResult
+  func withState<Result>(_ body: (inout RecorderState) -> Result) -> Result {
+    var garbage: [Payload] = []
+    let result = state.withLock { state in
+      let result = body(&state)
+      swap(&garbage, &state.garbage)
+      return result
+    }
+    withExtendedLifetime(garbage) {}
+    return result
   }
 
   // MARK: StreamsTracer
@@ -112,7 +147,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   public func subscription(to node: TraceNode) -> (any TraceSubscription)? {
     let context = ThreadContext.current
     let subscriber = context.currentSubscriber
-    let record = state.withLock { state in
+    let record = withState { state in
       state.subscribe(node, by: subscriber, now: Clock.now)
     }
     return NodeSubscription(recorder: self, record: record)
@@ -120,64 +155,133 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   public func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)? {
     let ownerName = owner.map { String(describing: type(of: $0)) }
-    let id = state.withLock { state in
+    let id = withState { state in
       state.addTerminal(node, owner: ownerName, ownerObject: owner, now: Clock.now)
     }
     return TerminalSubscription(recorder: self, node: id)
   }
 
-  public func send<Element>(
-    _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void
+  public func send(
+    _ kind: TraceEventKind, value: () -> Any?, into subject: UInt64, node: () -> TraceNode,
+    _ deliver: () -> Void
   ) {
     let context = ThreadContext.current
-    let sender = context.currentReceiver
-    let cause = context.currentDelivery
-    let node = subject.traceNode
-    let value = describe(event)
-    let (delivery, subjectID) = state.withLock { state in
-      // A subject has no upstreams: it is canonical at once, possibly merged into the subject
-      // made earlier at the same call site.
-      let subjectID = state.addNode(node, owner: nil, now: Clock.now)
-      let delivery = state.recordSend(
-        event.kind, into: subjectID, from: sender, cause: cause, hop: context.currentHop,
-        thread: context.number, now: Clock.now, value: value)
-      return (delivery, subjectID)
-    }
-    context.stack.append(.delivering(delivery: delivery, to: subjectID))
+    let queue = self.queue(of: context)
+    let parent = context.currentDeliveryFrame
+    let known = self.subject(subject, node: node, in: context)
+    let delivery = nextDeliveryID()
+    context.push(.delivering, node: known.canonical, delivery: delivery, fineTime: timeline)
+    enqueue(
+      QueuedEvent(
+        kind: .send, event: TraceGraph.EventKind(kind),
+        hop: parent?.viaHop == true ? .scheduler : .direct, thread: context.number,
+        delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
+        cause: parent?.delivery ?? 0, time: context.time, cell: known.values,
+        value: recordsValues ? Payload(value) : nil),
+      into: queue)
     deliver()
-    context.stack.removeLast()
+    context.pop()
   }
 
   public func hop() -> (any TraceHop)? {
     let context = ThreadContext.current
+    let frame = context.currentDeliveryFrame
     let subscribing: UInt64?
-    if case .subscribing(let node)? = context.stack.last {
-      subscribing = node
+    if let last = context.stack.last, last.kind == .subscribing {
+      subscribing = last.node
     } else {
       subscribing = nil
     }
-    guard context.currentDelivery != nil || subscribing != nil else { return nil }
+    guard frame != nil || subscribing != nil else { return nil }
     return CauseCarrier(
-      delivery: context.currentDelivery, receiver: context.currentReceiver,
-      subscribing: subscribing)
+      delivery: frame.map { ($0.node, $0.delivery) }, subscribing: subscribing,
+      fineTime: timeline)
   }
 
-  func describe<Element>(_ event: Event<Element>) -> String? {
-    guard configuration.recentValues > 0 else { return nil }
-    switch event {
-    case .next(let element): return String(describing: element)
-    case .error(let error): return String(describing: error)
-    case .completed: return nil
+  // MARK: Per event
+
+  /// A new delivery id.
+  @inline(__always)
+  func nextDeliveryID() -> UInt64 {
+    UInt64(deliveryIDs.increment())
+  }
+
+  /// The calling thread's queue to this recorder.
+  @inline(__always)
+  func queue(of context: ThreadContext) -> EventQueue {
+    if context.queueRecorder == serial, let queue = context.queue { return queue }
+    return attach(context)
+  }
+
+  private func attach(_ context: ThreadContext) -> EventQueue {
+    context.queue?.abandon()
+    let queue = EventQueue(capacity: Self.queueCapacity)
+    withState { state in state.queues.append(queue) }
+    context.queue = queue
+    context.queueRecorder = serial
+    for index in context.knownSubjects.indices {
+      context.knownSubjects[index] = ThreadContext.KnownSubject()
     }
+    return queue
+  }
+
+  /// How many events a thread queues before it takes them to the recorder itself.
+  static let queueCapacity = 1024
+
+  /// Queues `event`; when the queue is full, takes everything queued in under the lock first.
+  @inline(__always)
+  func enqueue(_ event: QueuedEvent, into queue: EventQueue) {
+    if queue.push(event) { return }
+    withState { state in state.drain() }
+    _ = queue.push(event)
+  }
+
+  /// The canonical id of `subject` and where its values go, from the thread's cache or, the first
+  /// time this thread sends into it, from the recorder.
+  @inline(__always)
+  func subject(_ id: UInt64, node: () -> TraceNode, in context: ThreadContext)
+    -> ThreadContext.KnownSubject
+  {
+    let slot = Int(truncatingIfNeeded: id) & (ThreadContext.knownSubjectSlots - 1)
+    let cached = context.knownSubjects[slot]
+    if cached.id == id { return cached }
+    let node = node()
+    let (canonical, values) = withState { state in state.addSubject(node, now: Clock.now) }
+    // The cache is keyed by the observable's id; what it holds is its canonical node.
+    let known = ThreadContext.KnownSubject(id: id, canonical: canonical, values: values)
+    context.knownSubjects[slot] = known
+    return known
   }
 }
 
-extension Event {
-  var kind: TraceGraph.EventKind {
-    switch self {
-    case .next: .next
-    case .error: .error
-    case .completed: .completed
+/// A word of memory with atomic increments.
+///
+/// `@unchecked Sendable`: the word is only touched through atomic operations.
+final class AtomicWord: @unchecked Sendable {
+  private let word: UnsafeMutablePointer<Int>
+
+  init() {
+    word = .allocate(capacity: 1)
+    word.initialize(to: 0)
+  }
+
+  deinit {
+    word.deallocate()
+  }
+
+  /// Adds one; returns the new value.
+  @inline(__always)
+  func increment() -> Int {
+    streams_atomic_fetch_add(word, 1) &+ 1
+  }
+}
+
+extension TraceGraph.EventKind {
+  init(_ kind: TraceEventKind) {
+    switch kind {
+    case .next: self = .next
+    case .error: self = .error
+    case .completed: self = .completed
     }
   }
 }
@@ -192,33 +296,56 @@ final class NodeSubscription: TraceSubscription {
     self.record = record
   }
 
-  func event<Element>(_ event: Event<Element>) {
+  func event(_ kind: TraceEventKind, value: () -> Any?) {
     let context = ThreadContext.current
-    let cause = context.currentDelivery
-    let value = recorder.describe(event)
-    let delivery = recorder.state.withLock { state in
-      state.recordDelivery(
-        event.kind, record: record, cause: cause, hop: context.currentHop,
-        thread: context.number, now: Clock.now, value: value)
+    let parent = context.currentDeliveryFrame
+    let cause = parent?.delivery ?? 0
+    let viaHop = parent?.viaHop ?? false
+    guard recorder.configuration.timeline else {
+      // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
+      context.push(
+        .delivering, node: record.subscriber, delivery: cause, viaHop: viaHop, fineTime: false)
+      record.count(at: context.time)
+      if let values = record.values, kind == .next, record.reportsValues {
+        recorder.enqueue(
+          QueuedEvent(
+            kind: .value, event: .next, hop: .direct, thread: context.number, delivery: 0,
+            from: record.node, to: record.subscriber, cause: cause, time: context.time,
+            cell: values, value: Payload(value)),
+          into: recorder.queue(of: context))
+      }
+      return
     }
-    context.stack.append(.delivering(delivery: delivery, to: record.subscriber))
+    let delivery = recorder.nextDeliveryID()
+    context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
+    record.count(at: context.time)
+    let payload = recorder.configuration.recentValues > 0 ? Payload(value) : nil
+    recorder.enqueue(
+      QueuedEvent(
+        kind: .delivery, event: TraceGraph.EventKind(kind),
+        hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
+        from: record.node, to: record.subscriber, cause: cause, time: context.time,
+        cell: payload != nil && kind == .next && record.reportsValues ? record.values : nil,
+        value: payload),
+      into: recorder.queue(of: context))
   }
 
   func delivered() {
-    ThreadContext.current.stack.removeLast()
+    ThreadContext.current.pop()
   }
 
   func subscribing() {
-    ThreadContext.current.stack.append(.subscribing(record.node))
+    ThreadContext.current.push(
+      .subscribing, node: record.node, delivery: 0, fineTime: recorder.configuration.timeline)
   }
 
   func subscribed() {
-    ThreadContext.current.stack.removeLast()
-    recorder.state.withLock { state in _ = state.canonicalize(record.node) }
+    ThreadContext.current.pop()
+    recorder.withState { state in _ = state.canonicalize(record.node) }
   }
 
   func disposed() {
-    recorder.state.withLock { state in state.end(record) }
+    recorder.withState { state in state.end(record) }
   }
 }
 
@@ -233,40 +360,46 @@ final class TerminalSubscription: TraceSubscription {
     self.node = node
   }
 
-  func event<Element>(_ event: Event<Element>) {}
+  func event(_ kind: TraceEventKind, value: () -> Any?) {}
 
   func subscribing() {
-    ThreadContext.current.stack.append(.subscribing(node))
+    ThreadContext.current.push(
+      .subscribing, node: node, delivery: 0, fineTime: recorder.configuration.timeline)
   }
 
   func subscribed() {
-    ThreadContext.current.stack.removeLast()
-    recorder.state.withLock { state in _ = state.canonicalize(node) }
+    ThreadContext.current.pop()
+    recorder.withState { state in _ = state.canonicalize(node) }
   }
 
   func disposed() {}
 }
 
 /// The cause of work handed to a scheduler, restored where the work runs: the delivery under
-/// way, and the node subscribing when the work is a deferred subscription (`subscribe(on:)`).
+/// way (its receiver and the delivery it belongs to), and the node subscribing when the work is a
+/// deferred subscription (`subscribe(on:)`).
 final class CauseCarrier: TraceHop {
-  let delivery: UInt64?
-  let receiver: UInt64?
+  let delivery: (receiver: UInt64, id: UInt64)?
   let subscribing: UInt64?
+  let fineTime: Bool
 
-  init(delivery: UInt64?, receiver: UInt64?, subscribing: UInt64?) {
+  init(delivery: (receiver: UInt64, id: UInt64)?, subscribing: UInt64?, fineTime: Bool) {
     self.delivery = delivery
-    self.receiver = receiver
     self.subscribing = subscribing
+    self.fineTime = fineTime
   }
 
   func run(_ work: () -> Void) {
     let context = ThreadContext.current
     let depth = context.stack.count
-    if let delivery, let receiver {
-      context.stack.append(.hopped(delivery: delivery, to: receiver))
+    if let delivery {
+      context.push(
+        .hopped, node: delivery.receiver, delivery: delivery.id, viaHop: true,
+        fineTime: fineTime)
     }
-    if let subscribing { context.stack.append(.subscribing(subscribing)) }
+    if let subscribing {
+      context.push(.subscribing, node: subscribing, delivery: 0, fineTime: fineTime)
+    }
     work()
     context.stack.removeLast(context.stack.count - depth)
   }
@@ -274,9 +407,26 @@ final class CauseCarrier: TraceHop {
 
 /// Nanoseconds of a monotonic clock.
 enum Clock {
+  /// Precise (tens of nanoseconds to read).
   static var now: UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    #if canImport(Darwin)
+      return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW)
+    #else
+      var spec = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &spec)
+      return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    #endif
+  }
+
+  /// The same clock at the resolution of the scheduler's tick (a few milliseconds), several times
+  /// cheaper to read: the time of the sends and edges when not recording a timeline.
+  static var coarse: UInt64 {
+    #if canImport(Darwin)
+      return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW_APPROX)
+    #else
+      var spec = timespec()
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
+      return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    #endif
   }
 }

@@ -7,10 +7,30 @@ import Testing
 
 @Suite("Trace recorder: causes across hops", .serialized)
 struct TraceRecorderHopTests {
-  @Test("observe(on:) on virtual time: the scheduled delivery's cause is the one that scheduled it")
-  func virtualTimeHop() throws {
+  @Test("observe(on:) on virtual time: the send after the hop is caused by the send before it")
+  func virtualTimeHopSends() throws {
     let scheduler = TestScheduler(initialClock: 0)
     let graph = TraceRecorder.record {
+      let input = PublishSubject<Int>()
+      let output = PublishSubject<Int>()
+      _ = input.observe(on: scheduler).subscribe(onNext: { output.onNext($0 * 10) })
+      input.onNext(1)
+      scheduler.start()
+    }
+    let root = try #require(graph.deliveries.first { $0.cause == nil })
+    let chain = try #require(graph.chain(of: root.id))
+    // send into input → (hop) → send into output, by the subscriber
+    #expect(chain.deliveries.map(\.hop) == [.direct, .scheduler])
+    #expect(chain.deliveries.map(\.value) == ["1", "10"])
+    #expect(chain.deliveries.last?.cause == root.id)
+    let subscriber = try #require(graph.nodes.first { $0.kind == "subscribe" })
+    #expect(chain.deliveries.last?.from == subscriber.id)
+  }
+
+  @Test("with a timeline, the scheduled delivery's cause is the one that scheduled it")
+  func virtualTimeHop() throws {
+    let scheduler = TestScheduler(initialClock: 0)
+    let graph = TraceRecorder.record(configuration: TraceConfiguration(timeline: true)) {
       let input = PublishSubject<Int>()
       let output = PublishSubject<Int>()
       _ = input.observe(on: scheduler).subscribe(onNext: { output.onNext($0 * 10) })
@@ -27,10 +47,33 @@ struct TraceRecorderHopTests {
   }
 
   @Test("observe(on:) on a queue: the chain continues on the other thread, marked as a hop")
-  func queueHop() throws {
+  func queueHopSends() throws {
     let queue = SerialDispatchQueueScheduler(internalSerialQueueName: "trace.hop")
     let done = DispatchSemaphore(value: 0)
     let graph = TraceRecorder.record {
+      let input = PublishSubject<Int>()
+      let output = PublishSubject<Int>()
+      let subscription = input.observe(on: queue).subscribe(onNext: {
+        output.onNext($0)
+        done.signal()
+      })
+      input.onNext(7)
+      done.wait()
+      subscription.dispose()
+    }
+    let root = try #require(graph.deliveries.first { $0.cause == nil })
+    let chain = try #require(graph.chain(of: root.id))
+    #expect(chain.deliveries.count == 2)
+    let hopped = try #require(chain.deliveries.last)
+    #expect(hopped.hop == .scheduler)
+    #expect(hopped.thread != root.thread)
+  }
+
+  @Test("with a timeline, every delivery after a queue hop is on the other thread")
+  func queueHop() throws {
+    let queue = SerialDispatchQueueScheduler(internalSerialQueueName: "trace.hop")
+    let done = DispatchSemaphore(value: 0)
+    let graph = TraceRecorder.record(configuration: TraceConfiguration(timeline: true)) {
       let input = PublishSubject<Int>()
       let subscription = input.observe(on: queue).subscribe(onNext: { _ in done.signal() })
       input.onNext(7)
@@ -48,7 +91,7 @@ struct TraceRecorderHopTests {
   @Test("a state binding's hop to the main queue carries the cause")
   @MainActor
   func bindingHop() async throws {
-    let recorder = TraceRecorder()
+    let recorder = TraceRecorder(configuration: TraceConfiguration(timeline: true))
     Tracing.install(recorder)
     defer { Tracing.install(nil) }
     let cell = StateCell(0)

@@ -13,8 +13,8 @@ struct TraceRecorderTests {
     let cart: CartViewModel
     let analytics: Analytics
 
-    init() {
-      let recorder = TraceRecorder()
+    init(configuration: TraceConfiguration = TraceConfiguration()) {
+      let recorder = TraceRecorder(configuration: configuration)
       Tracing.install(recorder)
       defer { Tracing.install(nil) }
       let catalog = CatalogViewModel()
@@ -126,7 +126,22 @@ struct TraceRecorderTests {
         "StreamsTraceTests/CatalogViewModel.swift", "StreamsTraceTests/CartViewModel.swift",
         "StreamsTraceTests/CartBadge.swift", "StreamsTraceTests/Analytics.swift",
       ]))
+    // By default the ring keeps the sends: the user's, and those the subscribers made.
+    let subjects = Set(sprawl.graph.nodes.filter { $0.role == .subject }.map(\.id))
+    #expect(chain.deliveries.allSatisfy { subjects.contains($0.to) })
+    #expect(chain.deliveries.count == 8)
+    #expect(chain.deliveries.dropFirst().allSatisfy { $0.cause != nil })
+  }
+
+  @Test("with a timeline, the chain holds every delivery between nodes as well")
+  func rootChainTimeline() throws {
+    let sprawl = Sprawl(configuration: TraceConfiguration(timeline: true))
+    let root = try #require(sprawl.graph.deliveries.first { $0.cause == nil && $0.from == $0.to })
+    let chain = try #require(sprawl.graph.chain(of: root.id))
     #expect(chain.deliveries.count > 10)
+    #expect(Set(chain.files).count >= 4)
+    let subjects = Set(sprawl.graph.nodes.filter { $0.role == .subject }.map(\.id))
+    #expect(chain.deliveries.contains { !subjects.contains($0.to) })
   }
 
   @Test("the cycle through analytics back into the catalog is found, with its files")

@@ -185,7 +185,7 @@ public class Observable<Element>: ObservableType {
       line: traceLine)
   }
 
-  @usableFromInline
+  @inlinable
   final func subscribeTraced(_ observer: AnyObserver<Element>) -> any Disposable {
     guard let tracer = Tracing.current, let recorder = tracer.subscription(to: traceNode) else {
       return produce(observer)
@@ -193,7 +193,7 @@ public class Observable<Element>: ObservableType {
     recorder.subscribing()
     let disposable = produce(
       AnyObserver { event in
-        recorder.event(event)
+        recorder.event(event.traceKind, value: { event.traceValue() })
         observer.on(event)
         recorder.delivered()
       })

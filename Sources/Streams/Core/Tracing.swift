@@ -30,12 +30,23 @@ public protocol StreamsTracer: AnyObject, Sendable {
   /// subscription. The default returns `nil`.
   func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)?
 
-  /// Called when code sends `event` into the subject or relay `subject` (`onNext`, `accept`,
-  /// `onError`, `onCompleted`); `deliver` makes the subject deliver it, and must be called once.
-  /// Code running inside a traced delivery on this thread is the sender: that is the cross-file
-  /// chain, and the subject's deliveries are caused by this send. The default calls `deliver`.
-  func send<Element>(
-    _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void)
+  /// Called when code sends an event into a subject or relay (`onNext`, `accept`, `onError`,
+  /// `onCompleted`); `deliver` makes the subject deliver it, and must be called once. Code running
+  /// inside a traced delivery on this thread is the sender: that is the cross-file chain, and the
+  /// subject's deliveries are caused by this send. The default calls `deliver`.
+  ///
+  /// - Parameters:
+  ///   - kind: What is sent.
+  ///   - value: Makes the element of a `next` or the error of an `error` (`nil` for a
+  ///     completion), for a tracer that records values: an element of a value type as it is, to
+  ///     be described later; an object, an existential holding one, and an error described now
+  ///     (`String(describing:)`), on the sending thread, since their descriptions may read state
+  ///     that thread changes. Nothing is made unless it is called.
+  ///   - subject: The subject's ``TraceNode/id``; `node` describes it (made only when called).
+  ///   - deliver: Delivers the event to the subject's observers.
+  func send(
+    _ kind: TraceEventKind, value: () -> Any?, into subject: UInt64, node: () -> TraceNode,
+    _ deliver: () -> Void)
 
   /// Called when work is handed to a scheduler or a task (`observe(on:)`, `delay`, `debounce`,
   /// `subscribe(on:)`, a state binding's hop, a bridge's `Task`): return what carries the cause
@@ -58,8 +69,9 @@ extension StreamsTracer {
   public func hop() -> (any TraceHop)? { nil }
 
   /// Delivers what is sent into subjects without recording it.
-  public func send<Element>(
-    _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void
+  public func send(
+    _ kind: TraceEventKind, value: () -> Any?, into subject: UInt64, node: () -> TraceNode,
+    _ deliver: () -> Void
   ) {
     deliver()
   }
@@ -67,8 +79,10 @@ extension StreamsTracer {
 
 /// Receives what one traced subscription of a node sees.
 public protocol TraceSubscription: AnyObject, Sendable {
-  /// The node emitted `event` to this subscriber (called before the subscriber receives it).
-  func event<Element>(_ event: Event<Element>)
+  /// The node emitted an event of `kind` to this subscriber (called before the subscriber
+  /// receives it); `value` makes its element or error, as for
+  /// ``StreamsTracer/send(_:value:into:node:_:)``, only when called.
+  func event(_ kind: TraceEventKind, value: () -> Any?)
   /// The subscriber has returned from handling the event last announced with ``event(_:)``.
   func delivered()
   /// The node is about to subscribe to its upstreams for this subscription.
@@ -86,6 +100,34 @@ extension TraceSubscription {
   public func subscribing() {}
   /// Does nothing.
   public func subscribed() {}
+}
+
+/// What kind of event a tracer is told about.
+public enum TraceEventKind: Sendable {
+  case next, error, completed
+}
+
+extension Event {
+  /// The kind of this event, for a tracer.
+  @inlinable
+  var traceKind: TraceEventKind {
+    switch self {
+    case .next: .next
+    case .error: .error
+    case .completed: .completed
+    }
+  }
+
+  /// The element or error, as a tracer keeps it (see ``StreamsTracer/send(_:value:into:node:_:)``);
+  /// `nil` for a completion.
+  @inlinable
+  func traceValue() -> Any? {
+    switch self {
+    case .next(let element): Tracing.traceValue(element)
+    case .error(let error): String(describing: error)
+    case .completed: nil
+    }
+  }
 }
 
 /// What a node of the graph is.
@@ -153,25 +195,40 @@ public struct TraceNode: Sendable, Hashable {
 
 /// Installs and removes the process-wide tracer.
 public enum Tracing {
-  @usableFromInline static let slot = Locked<(any StreamsTracer)?>(nil)
+  /// The installed tracer and its generation (see ``install(_:)``).
+  @usableFromInline static let slot = Locked<(tracer: (any StreamsTracer)?, generation: Int)>(
+    (nil, 0))
   @usableFromInline static let ids = AtomicCounter()
+  /// Hands out generations: each installation of a tracer gets a new one.
+  static let generations = AtomicCounter()
 
   /// Installs `tracer` (or removes the current one with `nil`). Subscriptions made afterwards are
   /// offered to it; subscriptions made before are unaffected.
+  ///
+  /// Each thread keeps the tracer it used last, to find it without a lock; a thread lets go of a
+  /// removed tracer the next time it sends into a subject, or when it exits.
   public static func install(_ tracer: (any StreamsTracer)?) {
     let previous = slot.withLock { current -> (any StreamsTracer)? in
-      defer { current = tracer }
-      streams_tracing_installed_store(tracer == nil ? 0 : 1)
-      return current
+      let previous = current.tracer
+      let generation = tracer == nil ? 0 : generations.increment()
+      current = (tracer, generation)
+      streams_tracing_installed_store(generation)
+      return previous
     }
     // Release the previous tracer outside the lock: its deinit is user code.
     withExtendedLifetime(previous) {}
   }
 
-  /// The installed tracer, if any.
+  /// The installed tracer, if any: one atomic load when none is, and a thread-local read when
+  /// this thread has used the installed one before.
+  @inlinable
   public static var current: (any StreamsTracer)? {
-    guard isInstalled else { return nil }
-    return slot.withLock { $0 }
+    let generation = streams_tracing_installed_load()
+    guard generation != 0 else { return nil }
+    return Trampoline.currentUnretained._withUnsafeGuaranteedRef { trampoline in
+      if trampoline.tracerGeneration == generation { return trampoline.tracer }
+      return trampoline.refreshTracer()
+    }
   }
 
   /// Whether a tracer is installed: one atomic load.
@@ -182,12 +239,24 @@ public enum Tracing {
   static func nextID() -> UInt64 { UInt64(ids.increment()) }
 
   /// Sends `event` into `subject` through the tracer, which calls `deliver`.
-  @usableFromInline
+  @inlinable
   static func send<Element>(
     _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void
   ) {
     guard let tracer = current else { return deliver() }
-    tracer.send(event, into: subject, deliver)
+    tracer.send(
+      event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
+      node: { subject.traceNode }, deliver)
+  }
+
+  /// `value`, ready to be described later on another thread: itself when it is of a value type,
+  /// its description now when it is an object (or an existential holding one).
+  @inlinable
+  static func traceValue<Value>(_ value: Value) -> Any {
+    if Value.self is AnyObject.Type { return String(describing: value) }
+    let boxed: Any = value
+    if type(of: boxed) is AnyObject.Type { return String(describing: value) }
+    return boxed
   }
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`

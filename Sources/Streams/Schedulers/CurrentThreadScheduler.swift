@@ -97,6 +97,22 @@ final class Trampoline {
   /// The queued tasks.
   @exclusivity(unchecked) @usableFromInline var tasks = RingQueue<any TrampolineTask>()
 
+  /// The tracer this thread used last, and the generation it was installed with (see
+  /// ``Tracing/current``).
+  @exclusivity(unchecked) @usableFromInline var tracer: (any StreamsTracer)?
+  @exclusivity(unchecked) @usableFromInline var tracerGeneration = 0
+
+  /// Reads the installed tracer under its lock and keeps it for this thread; returns it.
+  @usableFromInline
+  func refreshTracer() -> (any StreamsTracer)? {
+    let (installed, generation) = Tracing.slot.withLock { ($0.tracer, $0.generation) }
+    let previous = tracer
+    tracer = installed
+    tracerGeneration = generation
+    withExtendedLifetime(previous) {}
+    return installed
+  }
+
   /// `true` when tasks are waiting behind the one that runs.
   @inlinable
   var hasPendingTasks: Bool { !tasks.isEmpty }

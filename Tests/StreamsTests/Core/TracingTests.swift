@@ -33,7 +33,10 @@ private final class RecordingTracer: StreamsTracer, @unchecked Sendable {
       self.kind = kind
       self.tracer = tracer
     }
-    func event<Element>(_ event: Event<Element>) { tracer.record("\(kind) \(event)") }
+    func event(_ event: TraceEventKind, value: () -> Any?) {
+      let element = value().map { "(\($0))" } ?? ""
+      tracer.record("\(kind) \(event)\(element)")
+    }
     func disposed() { tracer.record("dispose \(kind)") }
   }
 }

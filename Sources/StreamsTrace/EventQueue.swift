@@ -1,0 +1,120 @@
+import Streams
+import StreamsShims
+
+/// What one thread hands the recorder without taking its lock: a send into a subject, a delivery
+/// (timeline mode), or an element a node emitted (its value, described later).
+struct QueuedEvent {
+  enum Kind: UInt8 {
+    /// `from` (a subscriber, 0 for none) sent into the subject `to`.
+    case send
+    /// The node `from` delivered to `to` (timeline mode only).
+    case delivery
+    /// The node of `cell` emitted `value`; `delivery` tags it (0 when no delivery was recorded).
+    case value
+  }
+
+  var kind: Kind
+  var event: TraceGraph.EventKind
+  var hop: TraceGraph.Hop
+  var thread: UInt32
+  var delivery: UInt64
+  var from: UInt64
+  var to: UInt64
+  /// 0 for none.
+  var cause: UInt64
+  var time: UInt64
+  /// Where a value goes: the emitting node's (or the subject's) values.
+  var cell: NodeValues?
+  /// The element, kept as it is and described only when the graph is read.
+  var value: Payload?
+}
+
+/// An element or error kept for the trace, to be described when the graph is read, on the
+/// reading thread.
+///
+/// `@unchecked Sendable`: it holds what the tracing hook's `value` closure made: a value of a
+/// value type, whose description reads only its own copy, or the description of an object or
+/// error, made on the thread that delivered it.
+struct Payload: @unchecked Sendable {
+  let value: Any
+
+  /// The event's element or error; `nil` for a completion.
+  init?(_ make: () -> Any?) {
+    guard let value = make() else { return nil }
+    self.value = value
+  }
+
+  init(_ value: Any) {
+    self.value = value
+  }
+}
+
+/// A bounded single-producer queue of ``QueuedEvent``s: the thread that owns it pushes without a
+/// lock; whoever holds the recorder's lock drains it (the owner itself when the queue is full, or
+/// a reader taking the graph).
+///
+/// The producer publishes a slot with a release store of `tail` after initializing it; the
+/// consumer reads `tail` with an acquire load, moves the slots out, and releases them back with a
+/// release store of `head`, which the producer reads with an acquire load before reusing a slot.
+/// Consumers are serialized by the recorder's lock.
+///
+/// `@unchecked Sendable`: the slots are handed over only through that protocol.
+final class EventQueue: @unchecked Sendable {
+  private let mask: Int
+  private let slots: UnsafeMutablePointer<QueuedEvent>
+  /// `head` at index 0 and `tail` at index 8, on separate cache lines: the consumer's and the
+  /// producer's positions.
+  private let indices: UnsafeMutablePointer<Int>
+  /// Set when the owning thread has exited or moved to another recorder: once drained, the queue
+  /// can be forgotten.
+  private let abandonedFlag: UnsafeMutablePointer<Int>
+
+  /// A queue of `capacity` slots (rounded up to a power of two).
+  init(capacity: Int) {
+    var size = 1
+    while size < capacity { size <<= 1 }
+    mask = size - 1
+    slots = .allocate(capacity: size)
+    indices = .allocate(capacity: 16)
+    indices.initialize(repeating: 0, count: 16)
+    abandonedFlag = .allocate(capacity: 1)
+    abandonedFlag.initialize(to: 0)
+  }
+
+  deinit {
+    let head = indices[0]
+    let tail = indices[8]
+    for index in head..<tail { (slots + (index & mask)).deinitialize(count: 1) }
+    slots.deallocate()
+    indices.deallocate()
+    abandonedFlag.deallocate()
+  }
+
+  private var head: UnsafeMutablePointer<Int> { indices }
+  private var tail: UnsafeMutablePointer<Int> { indices + 8 }
+
+  /// Producer: appends `event`; `false` when the queue is full.
+  @inline(__always)
+  func push(_ event: QueuedEvent) -> Bool {
+    let tail = streams_atomic_load_relaxed(self.tail)
+    if tail - streams_atomic_load_acquire(head) > mask { return false }
+    (slots + (tail & mask)).initialize(to: event)
+    streams_atomic_store_release(self.tail, tail + 1)
+    return true
+  }
+
+  /// Consumer (under the recorder's lock): hands every queued event to `body`, oldest first.
+  func drain(_ body: (QueuedEvent) -> Void) {
+    let head = streams_atomic_load_relaxed(self.head)
+    let tail = streams_atomic_load_acquire(self.tail)
+    guard head != tail else { return }
+    for index in head..<tail { body((slots + (index & mask)).move()) }
+    streams_atomic_store_release(self.head, tail)
+  }
+
+  /// Whether the owning thread no longer pushes to this queue.
+  var isAbandoned: Bool { streams_atomic_load_acquire(abandonedFlag) != 0 }
+
+  /// The owning thread no longer pushes to this queue.
+  func abandon() { streams_atomic_store_release(abandonedFlag, 1) }
+}
