@@ -9,7 +9,7 @@ struct QueuedEvent {
     case send
     /// The node `from` delivered to `to` (timeline mode only).
     case delivery
-    /// The node of `cell` emitted `value`; `delivery` tags it (0 when no delivery was recorded).
+    /// The node of `cell` emitted the value queued with this event.
     case value
   }
 
@@ -23,10 +23,9 @@ struct QueuedEvent {
   /// 0 for none.
   var cause: UInt64
   var time: UInt64
-  /// Where a value goes: the emitting node's (or the subject's) values.
-  var cell: NodeValues?
-  /// The element, kept as it is and described only when the graph is read.
-  var value: Payload?
+  /// Where the value goes: the emitting node's (or the subject's) values, which the recorder's
+  /// state holds for the recorder's lifetime.
+  var cell: Unmanaged<NodeValues>?
 }
 
 /// An element or error kept for the trace, to be described when the graph is read, on the
@@ -62,6 +61,10 @@ struct Payload: @unchecked Sendable {
 final class EventQueue: @unchecked Sendable {
   private let mask: Int
   private let slots: UnsafeMutablePointer<QueuedEvent>
+  /// The values queued with the events, at the same positions; initialized only where one was
+  /// queued (`hasValue`).
+  private let values: UnsafeMutablePointer<Payload>
+  private let hasValue: UnsafeMutablePointer<Bool>
   /// `head` at index 0 and `tail` at index 8, on separate cache lines: the consumer's and the
   /// producer's positions.
   private let indices: UnsafeMutablePointer<Int>
@@ -75,6 +78,9 @@ final class EventQueue: @unchecked Sendable {
     while size < capacity { size <<= 1 }
     mask = size - 1
     slots = .allocate(capacity: size)
+    values = .allocate(capacity: size)
+    hasValue = .allocate(capacity: size)
+    hasValue.initialize(repeating: false, count: size)
     indices = .allocate(capacity: 16)
     indices.initialize(repeating: 0, count: 16)
     abandonedFlag = .allocate(capacity: 1)
@@ -84,8 +90,12 @@ final class EventQueue: @unchecked Sendable {
   deinit {
     let head = indices[0]
     let tail = indices[8]
-    for index in head..<tail { (slots + (index & mask)).deinitialize(count: 1) }
+    for index in head..<tail where hasValue[index & mask] {
+      (values + (index & mask)).deinitialize(count: 1)
+    }
     slots.deallocate()
+    values.deallocate()
+    hasValue.deallocate()
     indices.deallocate()
     abandonedFlag.deallocate()
   }
@@ -98,17 +108,37 @@ final class EventQueue: @unchecked Sendable {
   func push(_ event: QueuedEvent) -> Bool {
     let tail = streams_atomic_load_relaxed(self.tail)
     if tail - streams_atomic_load_acquire(head) > mask { return false }
-    (slots + (tail & mask)).initialize(to: event)
+    let slot = tail & mask
+    slots[slot] = event
+    hasValue[slot] = false
+    streams_atomic_store_release(self.tail, tail + 1)
+    return true
+  }
+
+  /// Producer: appends `event` with its value; `false` when the queue is full.
+  @inline(__always)
+  func push(_ event: QueuedEvent, value: Payload) -> Bool {
+    let tail = streams_atomic_load_relaxed(self.tail)
+    if tail - streams_atomic_load_acquire(head) > mask { return false }
+    let slot = tail & mask
+    slots[slot] = event
+    (values + slot).initialize(to: value)
+    hasValue[slot] = true
     streams_atomic_store_release(self.tail, tail + 1)
     return true
   }
 
   /// Consumer (under the recorder's lock): hands every queued event to `body`, oldest first.
-  func drain(_ body: (QueuedEvent) -> Void) {
+  func drain(_ body: (QueuedEvent, Payload?) -> Void) {
     let head = streams_atomic_load_relaxed(self.head)
     let tail = streams_atomic_load_acquire(self.tail)
     guard head != tail else { return }
-    for index in head..<tail { body((slots + (index & mask)).move()) }
+    var index = head
+    while index != tail {
+      let slot = index & mask
+      body(slots[slot], hasValue[slot] ? (values + slot).move() : nil)
+      index += 1
+    }
     streams_atomic_store_release(self.head, tail)
   }
 

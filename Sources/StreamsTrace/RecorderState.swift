@@ -71,11 +71,11 @@ final class SubscriptionRecord: @unchecked Sendable {
 /// `@unchecked Sendable`: everything but `reporter` is guarded by the recorder's lock;
 /// `reporter` is an atomic word.
 final class NodeValues: @unchecked Sendable {
-  private var ring: [Payload] = []
-  private var head = 0
+  @exclusivity(unchecked) private var ring: [Payload] = []
+  @exclusivity(unchecked) private var head = 0
   private let limit: Int
   /// The node's values after it was merged into another node.
-  var forward: NodeValues?
+  @exclusivity(unchecked) var forward: NodeValues?
   private let reporter: UnsafeMutablePointer<Int>
 
   init(limit: Int) {
@@ -136,10 +136,17 @@ final class NodeValues: @unchecked Sendable {
   }
 }
 
-/// A delivery kept in the ring, with its element not yet described.
+/// A delivery kept in the ring (plain data: its element, if kept, is beside it).
 struct RingEntry {
-  var delivery: TraceGraph.Delivery
-  var value: Payload?
+  var id: UInt64
+  var from: UInt64
+  var to: UInt64
+  /// 0 for none.
+  var cause: UInt64
+  var time: UInt64
+  var thread: UInt32
+  var event: TraceGraph.EventKind
+  var hop: TraceGraph.Hop
 }
 
 /// An object held weakly, to tell whether an owner is gone.
@@ -191,6 +198,8 @@ struct RecorderState {
   /// Nodes whose upstreams are not all known yet.
   var provisional: Set<UInt64> = []
   var ring: [RingEntry] = []
+  /// The elements of the deliveries in `ring`, at the same positions, when values are recorded.
+  var ringValues: [Payload?] = []
   /// Where the next delivery goes once the ring is full.
   var ringHead = 0
   var nextSubscription: UInt64 = 1
@@ -381,10 +390,10 @@ struct RecorderState {
     var index = 0
     while index < queues.count {
       let queue = queues[index]
-      queue.drain { apply($0) }
+      queue.drain { apply($0, $1) }
       if queue.isAbandoned {
         // The owner is gone: drain once more for what it pushed before saying so.
-        queue.drain { apply($0) }
+        queue.drain { apply($0, $1) }
         queues.remove(at: index)
       } else {
         index += 1
@@ -392,17 +401,20 @@ struct RecorderState {
     }
   }
 
-  /// Takes in one queued event.
-  private mutating func apply(_ event: QueuedEvent) {
-    // The queue's copy of the element is released with the garbage, after unlocking.
-    if let value = event.value { garbage.append(value) }
-    if let cell = event.cell, let value = event.value,
-      let displaced = cell.target.remember(value)
-    {
-      garbage.append(displaced)
+  /// Takes in one queued event and its value.
+  private mutating func apply(_ event: QueuedEvent, _ value: Payload?) {
+    // An element is either kept (by its node, by the ring) or released with the garbage, after
+    // unlocking.
+    var kept = false
+    if let value, let cell = event.cell {
+      kept = true
+      if let displaced = cell._withUnsafeGuaranteedRef({ $0.target.remember(value) }) {
+        garbage.append(displaced)
+      }
     }
     switch event.kind {
     case .value:
+      if !kept, let value { garbage.append(value) }
       return
     case .send:
       if event.from != 0 {
@@ -415,18 +427,24 @@ struct RecorderState {
       break
     }
     let limit = configuration.recentDeliveries
-    guard limit > 0 else { return }
+    guard limit > 0 else {
+      if !kept, let value { garbage.append(value) }
+      return
+    }
     let entry = RingEntry(
-      delivery: TraceGraph.Delivery(
-        id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
-        event: event.event, cause: event.cause == 0 ? nil : event.cause, hop: event.hop,
-        thread: event.thread, time: event.time),
-      value: configuration.recentValues > 0 ? event.value : nil)
+      id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
+      cause: event.cause, time: event.time, thread: event.thread, event: event.event,
+      hop: event.hop)
+    let keepsValues = configuration.recentValues > 0
     if ring.count < limit {
       ring.append(entry)
+      if keepsValues { ringValues.append(value) }
     } else {
-      if let displaced = ring[ringHead].value { garbage.append(displaced) }
       ring[ringHead] = entry
+      if keepsValues {
+        if let displaced = ringValues[ringHead] { garbage.append(displaced) }
+        ringValues[ringHead] = value
+      }
       ringHead = (ringHead + 1) % limit
     }
   }
@@ -477,8 +495,8 @@ struct RecorderState {
     // Whether owners are gone is asked after unlocking (see `TraceRecorder.graph`): loading a
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
-    var entries = ring
-    entries.sort { $0.delivery.id < $1.delivery.id }
+    var order = Array(ring.indices)
+    order.sort { ring[$0].id < ring[$1].id }
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
     let nodeValues = sortedNodes.map { values[$0.id]?.target.ordered ?? [] }
     return Snapshot(
@@ -488,14 +506,15 @@ struct RecorderState {
           ($0.from, $0.to, $0.kind.rawValue) < ($1.from, $1.to, $1.kind.rawValue)
         },
         subscriptions: subscriptions,
-        deliveries: entries.map { entry in
-          var delivery = entry.delivery
-          delivery.from = canonicalID(delivery.from)
-          delivery.to = canonicalID(delivery.to)
-          return delivery
+        deliveries: order.map { position in
+          let entry = ring[position]
+          return TraceGraph.Delivery(
+            id: entry.id, from: canonicalID(entry.from), to: canonicalID(entry.to),
+            event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop,
+            thread: entry.thread, time: entry.time)
         }),
       nodeValues: nodeValues,
-      deliveryValues: entries.map(\.value))
+      deliveryValues: ringValues.isEmpty ? [] : order.map { ringValues[$0] })
   }
 
   /// A graph whose elements are not described yet.
@@ -512,7 +531,7 @@ struct RecorderState {
       for index in graph.nodes.indices {
         graph.nodes[index].recentValues = nodeValues[index].map { String(describing: $0.value) }
       }
-      for index in graph.deliveries.indices {
+      for index in deliveryValues.indices {
         graph.deliveries[index].value = deliveryValues[index].map { String(describing: $0.value) }
       }
       return graph

@@ -10,9 +10,9 @@
 /// deliveries under way, innermost last; and the queue through which it hands the recorder what
 /// it records without taking the recorder's lock.
 ///
-/// Only the thread it belongs to touches it (it lives in a thread-specific slot), so it needs no
-/// lock, and its fields opt out of dynamic exclusivity checks.
-final class ThreadContext {
+/// A handle on memory that only the thread it belongs to touches (it lives in a thread-specific
+/// slot until the thread exits), so it needs no lock and no reference counting.
+struct ThreadContext {
   struct Frame {
     enum Kind: UInt8 {
       /// The node `node` is subscribing to its upstreams.
@@ -32,64 +32,73 @@ final class ThreadContext {
     var viaHop: Bool
   }
 
-  @exclusivity(unchecked) var stack: [Frame] = []
-  /// When the outermost frame was pushed: the time of everything under it.
-  @exclusivity(unchecked) var time: UInt64 = 0
-  /// The queue of the recorder this thread records for, and that recorder's serial number.
-  @exclusivity(unchecked) var queue: EventQueue?
-  @exclusivity(unchecked) var queueRecorder: UInt64 = 0
-  /// Subjects this thread has already made known to the recorder of `queue`, by observable id
-  /// (direct-mapped), with their values.
-  @exclusivity(unchecked) var knownSubjects: [KnownSubject]
-  /// A small number naming the thread, in the order threads were first seen.
-  let number: UInt32
-
+  /// A subject this thread has already made known to a recorder.
   struct KnownSubject {
     /// The observable's id (the cache's key).
     var id: UInt64 = 0
     /// Its canonical node.
     var canonical: UInt64 = 0
-    var values: NodeValues?
+    /// Where its values go; the recorder's state holds them for the recorder's lifetime.
+    var values: Unmanaged<NodeValues>?
   }
 
-  static let knownSubjectSlots = 64
-
-  private init(number: UInt32) {
-    self.number = number
-    knownSubjects = Array(repeating: KnownSubject(), count: Self.knownSubjectSlots)
+  struct State {
+    var stack: [Frame] = []
+    /// When the outermost frame was pushed: the time of everything under it.
+    var time: UInt64 = 0
+    /// The queue of the recorder this thread records for, and that recorder's serial number.
+    var queue: EventQueue?
+    var queueRecorder: UInt64 = 0
+    /// Subjects made known to the recorder of `queue`, by observable id (direct-mapped).
+    var knownSubjects = [KnownSubject](repeating: KnownSubject(), count: knownSubjectSlots)
+    /// Values this thread took out of a recorder's lock, to release after unlocking; kept empty
+    /// with its capacity between uses.
+    var garbage: [Payload] = []
+    /// A small number naming the thread, in the order threads were first seen.
+    let number: UInt32
   }
 
-  deinit {
-    queue?.abandon()
+  static var knownSubjectSlots: Int { 64 }
+
+  let state: UnsafeMutablePointer<State>
+
+  var stack: [Frame] {
+    get { state.pointee.stack }
+    nonmutating _modify { yield &state.pointee.stack }
   }
+  var time: UInt64 { state.pointee.time }
+  var number: UInt32 { state.pointee.number }
 
   /// Pushes a frame; the first frame on an empty stack sets the time of everything under it.
   @inline(__always)
   func push(
     _ kind: Frame.Kind, node: UInt64, delivery: UInt64, viaHop: Bool = false, fineTime: Bool
   ) {
-    if stack.isEmpty { time = fineTime ? Clock.now : Clock.coarse }
-    stack.append(Frame(kind: kind, node: node, delivery: delivery, viaHop: viaHop))
+    if state.pointee.stack.isEmpty {
+      state.pointee.time = fineTime ? Clock.now : Clock.coarse
+    }
+    state.pointee.stack.append(Frame(kind: kind, node: node, delivery: delivery, viaHop: viaHop))
   }
 
   @inline(__always)
   func pop() {
-    stack.removeLast()
+    state.pointee.stack.removeLast()
   }
 
   /// The node that a subscription made now is made by: the node subscribing, or the receiver of
   /// the delivery under way; 0 when neither.
   var currentSubscriber: UInt64 {
-    stack.last?.node ?? 0
+    state.pointee.stack.last?.node ?? 0
   }
 
   /// The innermost delivery frame (a delivery or a hop), if any.
   @inline(__always)
   var currentDeliveryFrame: Frame? {
-    var index = stack.count
+    var index = state.pointee.stack.count
     while index > 0 {
       index -= 1
-      if stack[index].kind != .subscribing { return stack[index] }
+      let frame = state.pointee.stack[index]
+      if frame.kind != .subscribing { return frame }
     }
     return nil
   }
@@ -109,24 +118,33 @@ final class ThreadContext {
     currentDeliveryFrame?.viaHop == true ? .scheduler : .direct
   }
 
-  /// The calling thread's context, made on first use and released when the thread exits.
+  /// The calling thread's context, made on first use and freed when the thread exits.
+  @inline(__always)
   static var current: ThreadContext {
     if let raw = pthread_getspecific(key) {
-      return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
+      return ThreadContext(state: raw.assumingMemoryBound(to: State.self))
     }
-    let context = ThreadContext(number: UInt32(truncatingIfNeeded: threadNumbers.next()))
-    pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
-    return context
+    return make()
+  }
+
+  private static func make() -> ThreadContext {
+    let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    state.initialize(to: State(number: UInt32(truncatingIfNeeded: threadNumbers.next())))
+    pthread_setspecific(key, state)
+    return ThreadContext(state: state)
   }
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     let result = pthread_key_create(&key) { raw in
       #if canImport(Darwin)
-        Unmanaged<ThreadContext>.fromOpaque(raw).release()
+        let state = raw.assumingMemoryBound(to: State.self)
       #else
-        if let raw { Unmanaged<ThreadContext>.fromOpaque(raw).release() }
+        guard let state = raw?.assumingMemoryBound(to: State.self) else { return }
       #endif
+      state.pointee.queue?.abandon()
+      state.deinitialize(count: 1)
+      state.deallocate()
     }
     precondition(result == 0, "StreamsTrace: pthread_key_create failed (\(result))")
     return key

@@ -62,7 +62,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   let serial: UInt64
   /// Hands out delivery ids.
   private let deliveryIDs = AtomicWord()
-  private let recordsValues: Bool
+  let recordsValues: Bool
   private let timeline: Bool
 
   /// A recorder keeping what `configuration` says.
@@ -132,13 +132,20 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// Runs `body` on the state under the lock, then releases outside the lock what it displaced.
   @discardableResult
   func withState<Result>(_ body: (inout RecorderState) -> Result) -> Result {
-    var garbage: [Payload] = []
+    // The thread's spare array takes the garbage out of the lock and gives the state an empty
+    // array with capacity back, so that steady recording allocates nothing here.
+    let context = ThreadContext.current
     let result = state.withLock { state in
       let result = body(&state)
-      swap(&garbage, &state.garbage)
+      swap(&context.state.pointee.garbage, &state.garbage)
       return result
     }
-    withExtendedLifetime(garbage) {}
+    guard !context.state.pointee.garbage.isEmpty else { return result }
+    // Out of the thread's slot first: a released value's deinit may record again.
+    var garbage: [Payload] = []
+    swap(&garbage, &context.state.pointee.garbage)
+    garbage.removeAll(keepingCapacity: true)
+    if context.state.pointee.garbage.isEmpty { swap(&garbage, &context.state.pointee.garbage) }
     return result
   }
 
@@ -171,14 +178,16 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let known = self.subject(subject, node: node, in: context)
     let delivery = nextDeliveryID()
     context.push(.delivering, node: known.canonical, delivery: delivery, fineTime: timeline)
-    enqueue(
-      QueuedEvent(
-        kind: .send, event: TraceGraph.EventKind(kind),
-        hop: parent?.viaHop == true ? .scheduler : .direct, thread: context.number,
-        delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
-        cause: parent?.delivery ?? 0, time: context.time, cell: known.values,
-        value: recordsValues ? Payload(value) : nil),
-      into: queue)
+    let event = QueuedEvent(
+      kind: .send, event: TraceGraph.EventKind(kind),
+      hop: parent?.viaHop == true ? .scheduler : .direct, thread: context.number,
+      delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
+      cause: parent?.delivery ?? 0, time: context.time, cell: known.values)
+    if recordsValues {
+      enqueue(event, value: value, into: queue)
+    } else {
+      enqueue(event, into: queue)
+    }
     deliver()
     context.pop()
   }
@@ -209,18 +218,20 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// The calling thread's queue to this recorder.
   @inline(__always)
   func queue(of context: ThreadContext) -> EventQueue {
-    if context.queueRecorder == serial, let queue = context.queue { return queue }
+    if context.state.pointee.queueRecorder == serial, let queue = context.state.pointee.queue {
+      return queue
+    }
     return attach(context)
   }
 
   private func attach(_ context: ThreadContext) -> EventQueue {
-    context.queue?.abandon()
+    context.state.pointee.queue?.abandon()
     let queue = EventQueue(capacity: Self.queueCapacity)
     withState { state in state.queues.append(queue) }
-    context.queue = queue
-    context.queueRecorder = serial
-    for index in context.knownSubjects.indices {
-      context.knownSubjects[index] = ThreadContext.KnownSubject()
+    context.state.pointee.queue = queue
+    context.state.pointee.queueRecorder = serial
+    for index in context.state.pointee.knownSubjects.indices {
+      context.state.pointee.knownSubjects[index] = ThreadContext.KnownSubject()
     }
     return queue
   }
@@ -236,6 +247,16 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ = queue.push(event)
   }
 
+  /// Queues `event` with its value (see ``enqueue(_:into:)``); without a value when `value`
+  /// makes none.
+  @inline(__always)
+  func enqueue(_ event: QueuedEvent, value: () -> Any?, into queue: EventQueue) {
+    guard let payload = Payload(value) else { return enqueue(event, into: queue) }
+    if queue.push(event, value: payload) { return }
+    withState { state in state.drain() }
+    _ = queue.push(event, value: payload)
+  }
+
   /// The canonical id of `subject` and where its values go, from the thread's cache or, the first
   /// time this thread sends into it, from the recorder.
   @inline(__always)
@@ -243,13 +264,14 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     -> ThreadContext.KnownSubject
   {
     let slot = Int(truncatingIfNeeded: id) & (ThreadContext.knownSubjectSlots - 1)
-    let cached = context.knownSubjects[slot]
+    let cached = context.state.pointee.knownSubjects[slot]
     if cached.id == id { return cached }
     let node = node()
     let (canonical, values) = withState { state in state.addSubject(node, now: Clock.now) }
     // The cache is keyed by the observable's id; what it holds is its canonical node.
-    let known = ThreadContext.KnownSubject(id: id, canonical: canonical, values: values)
-    context.knownSubjects[slot] = known
+    let known = ThreadContext.KnownSubject(
+      id: id, canonical: canonical, values: values.map { Unmanaged.passUnretained($0) })
+    context.state.pointee.knownSubjects[slot] = known
     return known
   }
 }
@@ -290,10 +312,14 @@ extension TraceGraph.EventKind {
 final class NodeSubscription: TraceSubscription {
   let recorder: TraceRecorder
   let record: SubscriptionRecord
+  let timeline: Bool
+  let recordsValues: Bool
 
   init(recorder: TraceRecorder, record: SubscriptionRecord) {
     self.recorder = recorder
     self.record = record
+    self.timeline = recorder.configuration.timeline
+    self.recordsValues = recorder.configuration.recentValues > 0
   }
 
   func event(_ kind: TraceEventKind, value: () -> Any?) {
@@ -301,7 +327,7 @@ final class NodeSubscription: TraceSubscription {
     let parent = context.currentDeliveryFrame
     let cause = parent?.delivery ?? 0
     let viaHop = parent?.viaHop ?? false
-    guard recorder.configuration.timeline else {
+    guard timeline else {
       // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
       context.push(
         .delivering, node: record.subscriber, delivery: cause, viaHop: viaHop, fineTime: false)
@@ -311,23 +337,25 @@ final class NodeSubscription: TraceSubscription {
           QueuedEvent(
             kind: .value, event: .next, hop: .direct, thread: context.number, delivery: 0,
             from: record.node, to: record.subscriber, cause: cause, time: context.time,
-            cell: values, value: Payload(value)),
-          into: recorder.queue(of: context))
+            cell: Unmanaged.passUnretained(values)),
+          value: value, into: recorder.queue(of: context))
       }
       return
     }
     let delivery = recorder.nextDeliveryID()
     context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
     record.count(at: context.time)
-    let payload = recorder.configuration.recentValues > 0 ? Payload(value) : nil
-    recorder.enqueue(
-      QueuedEvent(
-        kind: .delivery, event: TraceGraph.EventKind(kind),
-        hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
-        from: record.node, to: record.subscriber, cause: cause, time: context.time,
-        cell: payload != nil && kind == .next && record.reportsValues ? record.values : nil,
-        value: payload),
-      into: recorder.queue(of: context))
+    let cell = recordsValues && kind == .next && record.reportsValues ? record.values : nil
+    let event = QueuedEvent(
+      kind: .delivery, event: TraceGraph.EventKind(kind),
+      hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
+      from: record.node, to: record.subscriber, cause: cause, time: context.time,
+      cell: cell.map { Unmanaged.passUnretained($0) })
+    if recordsValues {
+      recorder.enqueue(event, value: value, into: recorder.queue(of: context))
+    } else {
+      recorder.enqueue(event, into: recorder.queue(of: context))
+    }
   }
 
   func delivered() {

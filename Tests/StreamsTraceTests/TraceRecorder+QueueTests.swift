@@ -1,0 +1,133 @@
+import Foundation
+import Streams
+import StreamsTrace
+import Testing
+
+/// An object whose description changes: the recorder must describe it when it is delivered.
+private final class MutableCount: CustomStringConvertible, @unchecked Sendable {
+  var count = 0
+  var description: String { "count \(count)" }
+}
+
+/// A value whose last copy, when released, sends into a subject: releasing it under the
+/// recorder's lock would re-enter the lock.
+private struct Tripwire: CustomStringConvertible {
+  final class Box {
+    let onRelease: () -> Void
+    init(onRelease: @escaping () -> Void) { self.onRelease = onRelease }
+    deinit { onRelease() }
+  }
+  let box: Box
+  let number: Int
+  var description: String { "tripwire \(number)" }
+}
+
+@Suite("Trace recorder: queues, values, threads", .serialized)
+struct TraceRecorderQueueTests {
+  @Test("more events than a thread's queue holds: counts exact, the newest values and sends kept")
+  func overflowingQueue() throws {
+    let total = 5_000
+    let graph = TraceRecorder.record(configuration: TraceConfiguration(recentDeliveries: 16)) {
+      let subject = PublishSubject<Int>()
+      let subscription = subject.map { $0 * 2 }.subscribe(onNext: { _ in })
+      for index in 0..<total { subject.onNext(index) }
+      subscription.dispose()
+    }
+    let map = try #require(graph.nodes.first { $0.kind == "map" })
+    #expect(map.eventCount == total)
+    #expect(map.recentValues == (total - 8..<total).map { "\($0 * 2)" })
+    let subject = try #require(graph.nodes.first { $0.kind == "PublishSubject" })
+    #expect(subject.recentValues == (total - 8..<total).map { "\($0)" })
+    #expect(graph.deliveries.count == 16)
+    #expect(graph.deliveries.map(\.value) == (total - 16..<total).map { "\($0)" })
+    #expect(graph.deliveries.map(\.id) == graph.deliveries.map(\.id).sorted())
+  }
+
+  @Test("an object is described when it is delivered, a value when the graph is read")
+  func descriptions() throws {
+    let counter = MutableCount()
+    let graph = TraceRecorder.record {
+      let subject = PublishSubject<MutableCount>()
+      let subscription = subject.subscribe(onNext: { _ in })
+      subject.onNext(counter)
+      counter.count = 5
+      subject.onNext(counter)
+      counter.count = 9
+      subscription.dispose()
+    }
+    let subject = try #require(graph.nodes.first { $0.kind == "PublishSubject" })
+    #expect(subject.recentValues == ["count 0", "count 5"])
+  }
+
+  @Test("values displaced from the trace are released after the recorder's lock is let go")
+  func releasedOutsideTheLock() throws {
+    let recorder = TraceRecorder(
+      configuration: TraceConfiguration(recentValues: 1, recentDeliveries: 1))
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let released = PublishSubject<Int>()
+    var releases = 0
+    let watcher = released.subscribe(onNext: { _ in releases += 1 })
+    let subject = PublishSubject<Tripwire>()
+    let subscription = subject.subscribe(onNext: { _ in })
+    for number in 0..<3_000 {
+      subject.onNext(Tripwire(box: .init(onRelease: { released.onNext(number) }), number: number))
+    }
+    // Reading the graph drains the queues; every displaced tripwire sends into `released` as it
+    // goes, which records again: under the lock that would stop the program.
+    let graph = recorder.graph
+    // All but the newest, which the subject's values and the ring still hold.
+    #expect(releases == 2_999)
+    #expect(graph.nodes.contains { $0.recentValues == ["tripwire 2999"] })
+    subscription.dispose()
+    watcher.dispose()
+  }
+
+  @Test("what a thread recorded before it exited is in the graph")
+  func exitedThread() throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subject = PublishSubject<Int>()
+    let subscription = subject.subscribe(onNext: { _ in })
+    runOnThreadAndJoin {
+      for index in 0..<100 { subject.onNext(index) }
+    }
+    let graph = recorder.graph
+    subscription.dispose()
+    let node = try #require(graph.nodes.first { $0.id == subject.traceNodeID })
+    #expect(node.recentValues == (92..<100).map { "\($0)" })
+    #expect(graph.deliveries.filter { $0.to == node.id }.count == 100)
+  }
+}
+
+private final class ThreadBody {
+  let body: @Sendable () -> Void
+  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// Runs `body` on a new thread and returns once that thread has exited.
+private func runOnThreadAndJoin(_ body: @escaping @Sendable () -> Void) {
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+  let result = pthread_create(
+    &thread, nil,
+    { raw in
+      #if canImport(Darwin)
+        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+      #else
+        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+      #endif
+      return nil
+    }, context)
+  precondition(result == 0, "pthread_create failed: \(result)")
+  #if canImport(Darwin)
+    pthread_join(thread!, nil)
+  #else
+    pthread_join(thread, nil)
+  #endif
+}
