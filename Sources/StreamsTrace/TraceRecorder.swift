@@ -182,7 +182,8 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       kind: .send, event: TraceGraph.EventKind(kind),
       hop: parent?.viaHop == true ? .scheduler : .direct, thread: context.number,
       delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
-      cause: parent?.delivery ?? 0, time: context.time, cell: known.values)
+      cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
+      cell: known.values)
     if recordsValues {
       enqueue(event, value: value, into: queue)
     } else {
@@ -342,14 +343,16 @@ final class NodeSubscription: TraceSubscription {
       }
       return
     }
+    // A timeline times every delivery with the precise clock.
     let delivery = recorder.nextDeliveryID()
+    let now = Clock.now
     context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
-    record.count(at: context.time)
+    record.count(at: now)
     let cell = recordsValues && kind == .next && record.reportsValues ? record.values : nil
     let event = QueuedEvent(
       kind: .delivery, event: TraceGraph.EventKind(kind),
       hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
-      from: record.node, to: record.subscriber, cause: cause, time: context.time,
+      from: record.node, to: record.subscriber, cause: cause, time: now,
       cell: cell.map { Unmanaged.passUnretained($0) })
     if recordsValues {
       recorder.enqueue(event, value: value, into: recorder.queue(of: context))

@@ -79,6 +79,12 @@ struct TraceRecorderQueueTests {
     // All but the newest, which the subject's values and the ring still hold.
     #expect(releases == 2_999)
     #expect(graph.nodes.contains { $0.recentValues == ["tripwire 2999"] })
+    // Displace the last tripwire now, while this recorder is installed: the recorder may outlive
+    // the test (threads keep the tracer they used last), and its release would record into the
+    // next test's recorder.
+    subject.onNext(Tripwire(box: .init(onRelease: {}), number: -1))
+    _ = recorder.graph
+    #expect(releases == 3_000)
     subscription.dispose()
     watcher.dispose()
   }

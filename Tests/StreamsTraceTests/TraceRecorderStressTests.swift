@@ -32,7 +32,7 @@ struct TraceRecorderStressTests {
     let subjects = graph.nodes.filter { $0.kind == "PublishSubject" }
     let own = try #require(
       subjects.first { $0.line != 0 && $0.subscriptionCount == threads * rounds })
-    let sharedNode = try #require(subjects.first { $0.id != own.id })
+    let sharedNode = try #require(subjects.first { $0.id == shared.traceNodeID })
     let map = try #require(graph.nodes.first { $0.kind == "map" })
     let terminals = graph.nodes.filter { $0.role == .terminal && $0.upstreams == [map.id] }
     #expect(terminals.count == 1)
@@ -46,8 +46,10 @@ struct TraceRecorderStressTests {
     #expect(edge(own.id, map.id, .emission)?.count == total)
     #expect(edge(map.id, terminal.id, .emission)?.count == total)
     #expect(edge(map.id, terminal.id, .subscription)?.live == 0)
-    #expect(edge(terminal.id, sharedNode.id, .chain)?.count == total)
-    #expect(sharedNode.eventCount == total)
+    #expect(
+      edge(terminal.id, sharedNode.id, .chain)?.count == total,
+      "\(graph.nodes.map { "#\($0.id) \(graph.describe(node: $0.id)) \($0.eventCount)" })")
+    #expect(sharedNode.eventCount == total, "\(graph.edges.filter { $0.kind == .chain })")
     #expect(graph.subscriptions.isEmpty)
     #expect(graph.deliveries.count == 64)
   }
