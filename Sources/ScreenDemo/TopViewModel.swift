@@ -6,8 +6,16 @@ import StreamsState
 /// state cells (`bind(to:)`); block D is still a UIKit view configured by hand.
 final class TopViewModel {
   var bag = DisposeBag()
+  /// The offers block's "add to cart" button.
+  let addToCart = PublishRelay<String>()
 
-  init(refresh: Observable<Void>, api: TopAPI, state: UIState, deltaView: DeltaView) {
+  /// - Parameters:
+  ///   - cart, analytics: The other screens' legacy objects this one feeds, when the app has
+  ///     them (the tests of the state bindings leave them out).
+  init(
+    refresh: Observable<Void>, api: TopAPI, state: UIState, deltaView: DeltaView,
+    cart: CartStore? = nil, analytics: Analytics? = nil
+  ) {
     let responses =
       refresh
       .flatMapLatest { api.fetchBlocks().asObservable().catchAndReturn([]) }
@@ -30,5 +38,18 @@ final class TopViewModel {
         MainActor.assumeIsolated { deltaView?.configure(block) }
       })
       .disposed(by: bag)
+
+    // The legacy wiring into other screens' objects: a tap here adds to the cart screen's store,
+    // and every refresh is reported to analytics.
+    if let cart {
+      addToCart
+        .subscribe(onNext: { cart.added.accept($0) })
+        .disposed(by: bag)
+    }
+    if let analytics {
+      refresh
+        .subscribe(onNext: { analytics.events.onNext("top: refresh") })
+        .disposed(by: bag)
+    }
   }
 }

@@ -42,10 +42,6 @@ struct Payload: @unchecked Sendable {
     guard let value = make() else { return nil }
     self.value = value
   }
-
-  init(_ value: Any) {
-    self.value = value
-  }
 }
 
 /// A bounded single-producer queue of ``QueuedEvent``s: the thread that owns it pushes without a
@@ -117,7 +113,7 @@ final class EventQueue: @unchecked Sendable {
 
   /// Producer: appends `event` with its value; `false` when the queue is full.
   @inline(__always)
-  func push(_ event: QueuedEvent, value: Payload) -> Bool {
+  func push(_ event: QueuedEvent, value: consuming Payload) -> Bool {
     let tail = streams_atomic_load_relaxed(self.tail)
     if tail - streams_atomic_load_acquire(head) > mask { return false }
     let slot = tail & mask
@@ -129,14 +125,16 @@ final class EventQueue: @unchecked Sendable {
   }
 
   /// Consumer (under the recorder's lock): hands every queued event to `body`, oldest first.
-  func drain(_ body: (QueuedEvent, Payload?) -> Void) {
+  /// `body` gets each event and, when one was queued with it, its initialized value, which it
+  /// must move out.
+  func drain(_ body: (QueuedEvent, UnsafeMutablePointer<Payload>?) -> Void) {
     let head = streams_atomic_load_relaxed(self.head)
     let tail = streams_atomic_load_acquire(self.tail)
     guard head != tail else { return }
     var index = head
     while index != tail {
       let slot = index & mask
-      body(slots[slot], hasValue[slot] ? (values + slot).move() : nil)
+      body(slots[slot], hasValue[slot] ? values + slot : nil)
       index += 1
     }
     streams_atomic_store_release(self.head, tail)

@@ -96,7 +96,7 @@ final class NodeValues: @unchecked Sendable {
   }
 
   /// Remembers `value`; returns the value it displaced, to be released after unlocking.
-  func remember(_ value: Payload) -> Payload? {
+  func remember(_ value: consuming Payload) -> Payload? {
     guard limit > 0 else { return value }
     if ring.count < limit {
       ring.append(value)
@@ -401,36 +401,38 @@ struct RecorderState {
     }
   }
 
-  /// Takes in one queued event and its value.
-  private mutating func apply(_ event: QueuedEvent, _ value: Payload?) {
+  /// Takes in one queued event and its value (moved out of the queue here).
+  private mutating func apply(_ event: QueuedEvent, _ queued: UnsafeMutablePointer<Payload>?) {
     // An element is either kept (by its node, by the ring) or released with the garbage, after
     // unlocking.
-    var kept = false
-    if let value, let cell = event.cell {
-      kept = true
-      if let displaced = cell._withUnsafeGuaranteedRef({ $0.target.remember(value) }) {
-        garbage.append(displaced)
+    let toRing = event.kind != .value && configuration.recentDeliveries > 0
+    if let queued {
+      // One copy when both the node and the ring keep it; otherwise moved where it goes.
+      if let cell = event.cell {
+        let kept = toRing ? queued.pointee : queued.move()
+        if let displaced = cell._withUnsafeGuaranteedRef({ $0.target.remember(kept) }) {
+          garbage.append(displaced)
+        }
+        if toRing { record(event, value: queued.move()) }
+      } else if toRing {
+        record(event, value: queued.move())
+      } else {
+        garbage.append(queued.move())
       }
+    } else if toRing {
+      record(event, value: nil)
     }
-    switch event.kind {
-    case .value:
-      if !kept, let value { garbage.append(value) }
-      return
-    case .send:
-      if event.from != 0 {
-        update(
-          EdgeKey(from: canonicalID(event.from), to: canonicalID(event.to), kind: .chain),
-          now: event.time
-        ) { $0.count += 1 }
-      }
-    case .delivery:
-      break
+    if event.kind == .send, event.from != 0 {
+      update(
+        EdgeKey(from: canonicalID(event.from), to: canonicalID(event.to), kind: .chain),
+        now: event.time
+      ) { $0.count += 1 }
     }
+  }
+
+  /// Puts a send or a delivery in the ring.
+  private mutating func record(_ event: QueuedEvent, value: consuming Payload?) {
     let limit = configuration.recentDeliveries
-    guard limit > 0 else {
-      if !kept, let value { garbage.append(value) }
-      return
-    }
     let entry = RingEntry(
       id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
       cause: event.cause, time: event.time, thread: event.thread, event: event.event,

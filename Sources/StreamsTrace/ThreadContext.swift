@@ -1,4 +1,5 @@
 @_spi(StreamsInternal) import Streams
+import StreamsShims
 
 #if canImport(Glibc)
   import Glibc
@@ -43,11 +44,16 @@ struct ThreadContext {
   }
 
   struct State {
-    var stack: [Frame] = []
+    /// The frames, innermost last: `depth` of them in `frames`, which holds `capacity`.
+    var frames: UnsafeMutablePointer<Frame>
+    var depth = 0
+    var capacity: Int
     /// When the outermost frame was pushed: the time of everything under it.
     var time: UInt64 = 0
     /// The queue of the recorder this thread records for, and that recorder's serial number.
     var queue: EventQueue?
+    /// `queue`, for use without reference counting (`queue` holds it).
+    var queueRef: Unmanaged<EventQueue>?
     var queueRecorder: UInt64 = 0
     /// Subjects made known to the recorder of `queue`, by observable id (direct-mapped).
     var knownSubjects = [KnownSubject](repeating: KnownSubject(), count: knownSubjectSlots)
@@ -56,15 +62,29 @@ struct ThreadContext {
     var garbage: [Payload] = []
     /// A small number naming the thread, in the order threads were first seen.
     let number: UInt32
+
+    init(number: UInt32) {
+      self.number = number
+      capacity = 16
+      frames = .allocate(capacity: capacity)
+    }
+
+    /// Frees the frames' memory (they are plain data).
+    func freeFrames() {
+      frames.deallocate()
+    }
   }
 
   static var knownSubjectSlots: Int { 64 }
 
   let state: UnsafeMutablePointer<State>
 
-  var stack: [Frame] {
-    get { state.pointee.stack }
-    nonmutating _modify { yield &state.pointee.stack }
+  /// How many frames are on the stack.
+  var depth: Int { state.pointee.depth }
+  /// The innermost frame, if any.
+  var top: Frame? {
+    let depth = state.pointee.depth
+    return depth == 0 ? nil : state.pointee.frames[depth - 1]
   }
   var time: UInt64 { state.pointee.time }
   var number: UInt32 { state.pointee.number }
@@ -74,31 +94,50 @@ struct ThreadContext {
   func push(
     _ kind: Frame.Kind, node: UInt64, delivery: UInt64, viaHop: Bool = false, fineTime: Bool
   ) {
-    if state.pointee.stack.isEmpty {
+    let depth = state.pointee.depth
+    if depth == 0 {
       state.pointee.time = fineTime ? Clock.now : Clock.coarse
+    } else if depth == state.pointee.capacity {
+      grow()
     }
-    state.pointee.stack.append(Frame(kind: kind, node: node, delivery: delivery, viaHop: viaHop))
+    state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, viaHop: viaHop)
+    state.pointee.depth = depth + 1
+  }
+
+  private func grow() {
+    let capacity = state.pointee.capacity * 2
+    let frames = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
+    frames.moveInitialize(from: state.pointee.frames, count: state.pointee.depth)
+    state.pointee.frames.deallocate()
+    state.pointee.frames = frames
+    state.pointee.capacity = capacity
   }
 
   @inline(__always)
   func pop() {
-    state.pointee.stack.removeLast()
+    precondition(state.pointee.depth > 0, "StreamsTrace: a frame was popped that was not pushed")
+    state.pointee.depth -= 1
+  }
+
+  /// Pops frames until `depth` are left.
+  func pop(to depth: Int) {
+    state.pointee.depth = Swift.min(state.pointee.depth, depth)
   }
 
   /// The node that a subscription made now is made by: the node subscribing, or the receiver of
   /// the delivery under way; 0 when neither.
   var currentSubscriber: UInt64 {
-    state.pointee.stack.last?.node ?? 0
+    top?.node ?? 0
   }
 
   /// The innermost delivery frame (a delivery or a hop), if any.
   @inline(__always)
   var currentDeliveryFrame: Frame? {
-    var index = state.pointee.stack.count
+    var index = state.pointee.depth
+    let frames = state.pointee.frames
     while index > 0 {
       index -= 1
-      let frame = state.pointee.stack[index]
-      if frame.kind != .subscribing { return frame }
+      if frames[index].kind != .subscribing { return frames[index] }
     }
     return nil
   }
@@ -121,7 +160,7 @@ struct ThreadContext {
   /// The calling thread's context, made on first use and freed when the thread exits.
   @inline(__always)
   static var current: ThreadContext {
-    if let raw = pthread_getspecific(key) {
+    if let raw = streams_trace_thread_state_get() {
       return ThreadContext(state: raw.assumingMemoryBound(to: State.self))
     }
     return make()
@@ -130,7 +169,10 @@ struct ThreadContext {
   private static func make() -> ThreadContext {
     let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
     state.initialize(to: State(number: UInt32(truncatingIfNeeded: threadNumbers.next())))
+    // The key's destructor frees the state when the thread exits; the C thread-local variable
+    // is what reads it.
     pthread_setspecific(key, state)
+    streams_trace_thread_state_set(state)
     return ThreadContext(state: state)
   }
 
@@ -142,7 +184,9 @@ struct ThreadContext {
       #else
         guard let state = raw?.assumingMemoryBound(to: State.self) else { return }
       #endif
+      streams_trace_thread_state_set(nil)
       state.pointee.queue?.abandon()
+      state.pointee.freeFrames()
       state.deinitialize(count: 1)
       state.deallocate()
     }

@@ -197,7 +197,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let context = ThreadContext.current
     let frame = context.currentDeliveryFrame
     let subscribing: UInt64?
-    if let last = context.stack.last, last.kind == .subscribing {
+    if let last = context.top, last.kind == .subscribing {
       subscribing = last.node
     } else {
       subscribing = nil
@@ -218,11 +218,11 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   /// The calling thread's queue to this recorder.
   @inline(__always)
-  func queue(of context: ThreadContext) -> EventQueue {
-    if context.state.pointee.queueRecorder == serial, let queue = context.state.pointee.queue {
+  func queue(of context: ThreadContext) -> Unmanaged<EventQueue> {
+    if context.state.pointee.queueRecorder == serial, let queue = context.state.pointee.queueRef {
       return queue
     }
-    return attach(context)
+    return Unmanaged.passUnretained(attach(context))
   }
 
   private func attach(_ context: ThreadContext) -> EventQueue {
@@ -230,6 +230,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let queue = EventQueue(capacity: Self.queueCapacity)
     withState { state in state.queues.append(queue) }
     context.state.pointee.queue = queue
+    context.state.pointee.queueRef = Unmanaged.passUnretained(queue)
     context.state.pointee.queueRecorder = serial
     for index in context.state.pointee.knownSubjects.indices {
       context.state.pointee.knownSubjects[index] = ThreadContext.KnownSubject()
@@ -242,20 +243,20 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   /// Queues `event`; when the queue is full, takes everything queued in under the lock first.
   @inline(__always)
-  func enqueue(_ event: QueuedEvent, into queue: EventQueue) {
-    if queue.push(event) { return }
+  func enqueue(_ event: QueuedEvent, into queue: Unmanaged<EventQueue>) {
+    if queue._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
     withState { state in state.drain() }
-    _ = queue.push(event)
+    _ = queue._withUnsafeGuaranteedRef { $0.push(event) }
   }
 
   /// Queues `event` with its value (see ``enqueue(_:into:)``); without a value when `value`
   /// makes none.
   @inline(__always)
-  func enqueue(_ event: QueuedEvent, value: () -> Any?, into queue: EventQueue) {
+  func enqueue(_ event: QueuedEvent, value: () -> Any?, into queue: Unmanaged<EventQueue>) {
     guard let payload = Payload(value) else { return enqueue(event, into: queue) }
-    if queue.push(event, value: payload) { return }
+    if queue._withUnsafeGuaranteedRef({ $0.push(event, value: payload) }) { return }
     withState { state in state.drain() }
-    _ = queue.push(event, value: payload)
+    _ = queue._withUnsafeGuaranteedRef { $0.push(event, value: payload) }
   }
 
   /// The canonical id of `subject` and where its values go, from the thread's cache or, the first
@@ -422,7 +423,7 @@ final class CauseCarrier: TraceHop {
 
   func run(_ work: () -> Void) {
     let context = ThreadContext.current
-    let depth = context.stack.count
+    let depth = context.depth
     if let delivery {
       context.push(
         .hopped, node: delivery.receiver, delivery: delivery.id, viaHop: true,
@@ -432,7 +433,7 @@ final class CauseCarrier: TraceHop {
       context.push(.subscribing, node: subscribing, delivery: 0, fineTime: fineTime)
     }
     work()
-    context.stack.removeLast(context.stack.count - depth)
+    context.pop(to: depth)
   }
 }
 

@@ -255,7 +255,15 @@ public enum Tracing {
   static func traceValue<Value>(_ value: Value) -> Any {
     if Value.self is AnyObject.Type { return String(describing: value) }
     let boxed: Any = value
-    if type(of: boxed) is AnyObject.Type { return String(describing: value) }
+    // Only a value the size of an existential container (`Any`, `any P`) can hold an object
+    // whose static type says otherwise; the dynamic check is left out for the others, where it
+    // would cost more than the rest of the recording.
+    let size = MemoryLayout<Value>.size
+    if size >= MemoryLayout<Any>.size, size % MemoryLayout<Int>.size == 0,
+      type(of: boxed) is AnyObject.Type
+    {
+      return String(describing: value)
+    }
     return boxed
   }
 

@@ -83,6 +83,21 @@ static inline __attribute__((always_inline)) void streams_tracing_installed_stor
   __atomic_store_n(&streams_tracing_installed, value, __ATOMIC_SEQ_CST);
 }
 
+// The calling thread's StreamsTrace state (a pointer StreamsTrace owns), in a C thread-local
+// variable: reading it is one instruction, where `pthread_getspecific` is a call. StreamsTrace
+// also registers the pointer under a pthread key, whose destructor frees it when the thread
+// exits.
+extern _Thread_local void *_Nullable streams_trace_thread_state;
+
+static inline __attribute__((always_inline)) void *_Nullable streams_trace_thread_state_get(void) {
+  return streams_trace_thread_state;
+}
+
+static inline __attribute__((always_inline)) void streams_trace_thread_state_set(
+    void *_Nullable state) {
+  streams_trace_thread_state = state;
+}
+
 #pragma clang assume_nonnull end
 
 #endif
