@@ -22,7 +22,7 @@ let package = Package(
     // so StreamsTrace, which apps link to record at run time, never imports Testing or XCTest.
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
     .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsShims"]),
-    .executableTarget(name: "SearchDemo", dependencies: ["Streams"], path: "Examples/SearchDemo"),
+    .executableTarget(name: "SearchDemo", dependencies: ["Streams"]),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(
       name: "ScreenDemo", dependencies: ["Streams", "StreamsState", "StreamsTest"]),
