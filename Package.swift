@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "StreamsTrace", targets: ["StreamsTrace"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
     .executable(name: "screen-demo", targets: ["ScreenDemo"]),
+    .executable(name: "streams-trace", targets: ["StreamsTraceCLI"]),
   ],
   targets: [
     .target(name: "StreamsShims"),
@@ -23,9 +24,12 @@ let package = Package(
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
     .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsShims"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"]),
+    // The `streams-trace` command line; its commands live in StreamsTrace's `TraceCommand`.
+    .executableTarget(name: "StreamsTraceCLI", dependencies: ["StreamsTrace"]),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(
-      name: "ScreenDemo", dependencies: ["Streams", "StreamsState", "StreamsTest"]),
+      name: "ScreenDemo",
+      dependencies: ["Streams", "StreamsState", "StreamsTest", "StreamsTrace"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
     .testTarget(
       name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),

@@ -11,10 +11,13 @@ final class PromoBanner {
   init(analytics: Analytics, cart: CartStore) {
     analytics.events
       .filter { $0 == "badge: 1" }
-      .subscribe(with: self, onNext: { banner, _ in
-        banner.shown = true
-        cart.added.accept("free sample")
-      })
+      .subscribe(
+        with: self,
+        onNext: { banner, _ in
+          banner.shown = true
+          cart.added.accept("free sample")
+        }
+      )
       .disposed(by: analytics.bag)
   }
 }

@@ -3,12 +3,22 @@
 // `RenderProbe`s stand in for them and re-render on the main actor's next turn after a change of
 // what they read. Block D is still a UIKit view configured by hand. The fake API answers on a
 // background queue, so every write into the state crosses to the main actor through the
-// bindings. Run it with `swift run screen-demo`.
+// bindings. Around the screen sit the legacy objects of other screens (a cart store, a badge that
+// listens to it, analytics fed from three files, a promo banner with a cycle and a leak), and a
+// `TraceRecorder` records who emits to whom. At the end the demo prints the cross-file chain of
+// one tap and a summary, and writes the trace (dump, DOT, Mermaid, Perfetto) into a folder.
+// Run it with `swift run screen-demo [folder]` (default `trace-output`).
 
 import Dispatch
 import Streams
 import StreamsState
 import StreamsTest
+import StreamsTrace
+
+// Install the recorder before anything is built: a subscription is traced when it is made.
+let recorder = TraceRecorder(configuration: TraceConfiguration(timeline: true))
+Tracing.install(recorder)
+let outputFolder = CommandLine.arguments.dropFirst().first ?? "trace-output"
 
 #if canImport(Glibc)
   import Glibc
@@ -29,9 +39,14 @@ let api = TopAPI(scheduler: network)
 let state = UIState()
 let deltaView = DeltaView()
 let refresh = PublishRelay<Void>()
+let analytics = Analytics()
+let cart = CartStore(analytics: analytics)
+let badge = CartBadge(cart: cart, analytics: analytics)
+var banner = PromoBanner(analytics: analytics, cart: cart)
 // Top-level code runs on the main actor; these live until the demo exits.
 let viewModel = TopViewModel(
-  refresh: refresh.asObservable(), api: api, state: state, deltaView: deltaView)
+  refresh: refresh.asObservable(), api: api, state: state, deltaView: deltaView, cart: cart,
+  analytics: analytics)
 
 let headlineView = RenderProbe { () -> String in
   let block = state.headline.value
@@ -50,6 +65,18 @@ state.offers.onChange { block in
 
 print("\(elapsed())  screen    appears, refresh")
 refresh.accept(())
+_ = MainScheduler.instance.scheduleRelative((), dueTime: .milliseconds(250)) { _ in
+  MainActor.assumeIsolated {
+    print("\(elapsed())  user      taps \"add coffee\" in block B")
+    viewModel.addToCart.accept("coffee")
+    print(
+      "\(elapsed())  cart      \(cart.items.value), badge \"\(badge.text.value)\", promo shown: \(banner.shown)"
+    )
+    // The screen rebuilds its banner; the old one's subscription stays in analytics' bag.
+    banner = PromoBanner(analytics: analytics, cart: cart)
+  }
+  return Disposables.create()
+}
 _ = network.scheduleRelative((), dueTime: .milliseconds(400)) { _ in
   print("\(elapsed())  user      pulls to refresh (from a background queue)")
   refresh.accept(())
@@ -62,6 +89,8 @@ _ = MainScheduler.instance.scheduleRelative((), dueTime: .milliseconds(900)) { _
     )
     print("renders: A \(headlineView.renders), B \(offersView.renders)")
     print("(A rendered once per headline change only: the second response changed B and D)")
+    print("analytics received \(analytics.sent)")
+    report(recorder.graph, into: outputFolder)
     print("done")
     exit(0)
   }

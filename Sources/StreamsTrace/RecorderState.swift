@@ -420,7 +420,13 @@ struct RecorderState {
         garbage.append(queued.move())
       }
     } else if toRing {
-      record(event, value: nil)
+      let position = record(event)
+      if position < ringValues.count, let displaced = ringValues[position] {
+        ringValues[position] = nil
+        garbage.append(displaced)
+      } else if position == ringValues.count, configuration.recentValues > 0 {
+        ringValues.append(nil)
+      }
     }
     if event.kind == .send, event.from != 0 {
       update(
@@ -430,25 +436,36 @@ struct RecorderState {
     }
   }
 
-  /// Puts a send or a delivery in the ring.
-  private mutating func record(_ event: QueuedEvent, value: consuming Payload?) {
-    let limit = configuration.recentDeliveries
+  /// Puts a send or a delivery in the ring, with its value when values are kept.
+  private mutating func record(_ event: QueuedEvent, value: consuming Payload) {
+    let position = record(event)
+    guard configuration.recentValues > 0 else {
+      garbage.append(value)
+      return
+    }
+    if position == ringValues.count {
+      ringValues.append(value)
+    } else {
+      if let displaced = ringValues[position] { garbage.append(displaced) }
+      ringValues[position] = value
+    }
+  }
+
+  /// Puts a send or a delivery in the ring; returns its position. A value kept at that position
+  /// from before is the caller's to replace.
+  private mutating func record(_ event: QueuedEvent) -> Int {
     let entry = RingEntry(
       id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
       cause: event.cause, time: event.time, thread: event.thread, event: event.event,
       hop: event.hop)
-    let keepsValues = configuration.recentValues > 0
-    if ring.count < limit {
+    if ring.count < configuration.recentDeliveries {
       ring.append(entry)
-      if keepsValues { ringValues.append(value) }
-    } else {
-      ring[ringHead] = entry
-      if keepsValues {
-        if let displaced = ringValues[ringHead] { garbage.append(displaced) }
-        ringValues[ringHead] = value
-      }
-      ringHead = (ringHead + 1) % limit
+      return ring.count - 1
     }
+    let position = ringHead
+    ring[position] = entry
+    ringHead = (ringHead + 1) % configuration.recentDeliveries
+    return position
   }
 
   private mutating func update(

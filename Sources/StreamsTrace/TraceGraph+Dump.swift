@@ -323,7 +323,7 @@ private let dumpFormatName = "streams-trace"
 
 /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\r`,
 /// `\t`, `\b`, `\f` or `\u00XX`, everything else as its UTF-8 bytes.
-private func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
+func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
   bytes.append(ASCII.quote)
   for byte in value.utf8 {
     switch byte {

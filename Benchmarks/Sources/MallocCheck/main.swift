@@ -46,7 +46,8 @@ func interposerCounts() -> Bool {
 // `valgrind --tool=callgrind`).
 let arguments = CommandLine.arguments
 if arguments.count >= 4, arguments[1] == "--run", let count = Int(arguments[3]) {
-  guard let entry = (Workloads.all + Workloads.traced).first(where: { $0.name == arguments[2] }) else {
+  guard let entry = (Workloads.all + Workloads.traced).first(where: { $0.name == arguments[2] })
+  else {
     print("malloc-check: no workload named \(arguments[2])")
     exit(2)
   }

@@ -1,0 +1,579 @@
+/// The `streams-trace` command line: questions and exports over trace dumps.
+///
+/// The executable is a thin shell around ``run(_:environment:)``, so that the parsing, every
+/// message and every exit status are tested here. It reads and writes files only through the
+/// ``Environment`` it is given.
+///
+/// ```swift
+/// let result = TraceCommand.run(["cycles", "app.trace.json"], environment: files)
+/// print(result.output, terminator: "")
+/// ```
+public enum TraceCommand {
+  /// Exit statuses, as documented in `--help`.
+  public enum Status: Int32, Sendable {
+    /// Success; for `cycles`, `leaks` and `diff`, nothing was found.
+    case success = 0
+    /// `cycles` found a cycle, `leaks` a leak, `diff` a difference, `path` no path.
+    case found = 1
+    /// Bad command line (EX_USAGE).
+    case usage = 64
+    /// A dump that does not read (EX_DATAERR).
+    case badInput = 65
+    /// A file that cannot be read (EX_NOINPUT).
+    case noInput = 66
+    /// A file that cannot be written (EX_CANTCREAT).
+    case cannotWrite = 73
+  }
+
+  /// What a run printed and how it ended.
+  public struct Result: Sendable, Equatable {
+    /// What goes to standard output.
+    public var output: String
+    /// What goes to standard error.
+    public var error: String
+    public var status: Status
+  }
+
+  /// How the command reaches files.
+  public struct Environment: Sendable {
+    /// Reads the file at a path (`-` is standard input); throws a message when it cannot.
+    public var read: @Sendable (String) throws(FileError) -> String
+    /// Writes text to the file at a path; throws a message when it cannot.
+    public var write: @Sendable (String, String) throws(FileError) -> Void
+
+    public init(
+      read: @escaping @Sendable (String) throws(FileError) -> String,
+      write: @escaping @Sendable (String, String) throws(FileError) -> Void
+    ) {
+      self.read = read
+      self.write = write
+    }
+  }
+
+  /// Why a file could not be read or written, as the system says it.
+  public struct FileError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+  }
+
+  /// Runs the command line `arguments` (without the program name).
+  public static func run(_ arguments: [String], environment: Environment) -> Result {
+    var run = Run(environment: environment)
+    let status: Status
+    do {
+      status = try run.dispatch(arguments)
+    } catch {
+      run.error += "streams-trace: \(error.message)\n"
+      if error.status == .usage, let hint = error.hint {
+        run.error += hint + "\n"
+      }
+      status = error.status
+    }
+    return Result(output: run.output, error: run.error, status: status)
+  }
+
+  static let commands: [(name: String, summary: String, usage: String, help: String)] = [
+    (
+      "summary", "what the trace holds: nodes, edges, hubs, cycles, leaks, long chains",
+      "streams-trace summary DUMP",
+      "Counts the nodes by role and the edges by kind, lists the top fan-in and fan-out\n"
+        + "nodes, and counts cycles, leaks and chains that cross three files or more."
+    ),
+    (
+      "graph", "the graph as Graphviz DOT or Mermaid",
+      "streams-trace graph DUMP --format dot|mermaid [--focus NODE] [--depth N]\n"
+        + "                    [--collapse file|owner] [--output FILE]",
+      "Writes the who-emits-to-whom graph. --focus keeps the nodes NODE selects and those\n"
+        + "within --depth hops of them (both ways); --collapse draws one box per file or owner."
+    ),
+    (
+      "perfetto", "the deliveries as a Chrome trace-event file for ui.perfetto.dev",
+      "streams-trace perfetto DUMP [--output FILE]",
+      "Writes a JSON trace: a track per node grouped by file, a slice per delivery, flow\n"
+        + "arrows from each delivery to those it caused. Open it at https://ui.perfetto.dev\n"
+        + "or chrome://tracing."
+    ),
+    (
+      "path", "the shortest path between two nodes",
+      "streams-trace path DUMP --from NODE --to NODE [--control]",
+      "Prints the nodes on a shortest path and its hop count; exits 1 when there is none.\n"
+        + "--control follows control edges (take(until:) triggers, samplers) too."
+    ),
+    (
+      "reach", "what a node reaches, or what reaches it",
+      "streams-trace reach DUMP NODE [--upstream] [--control]",
+      "Lists every node NODE's elements can reach (with --upstream: every node that can\n"
+        + "reach NODE)."
+    ),
+    (
+      "cycles", "structural and dynamic cycles",
+      "streams-trace cycles DUMP",
+      "Lists the cycles among subjects and relays and the re-entrant deliveries that ran;\n"
+        + "exits 1 when there is one."
+    ),
+    (
+      "leaks", "live subscriptions whose owner is gone",
+      "streams-trace leaks DUMP",
+      "Lists each leaked subscription with its owner and subscribe site; exits 1 when there\n"
+        + "is one."
+    ),
+    (
+      "chain", "what one event set off, across files",
+      "streams-trace chain DUMP EVENT | --files N",
+      "Prints every delivery the delivery EVENT (an id, `42` or `#42`) caused, with the files\n"
+        + "it crossed. --files N prints every chain that crosses N files or more instead."
+    ),
+    (
+      "diff", "what changed between two traces of the same code",
+      "streams-trace diff OLD NEW",
+      "Compares by stable key (file:line:kind:owner): new and removed nodes and edges, changed\n"
+        + "counts, new cycles; exits 1 when they differ."
+    ),
+  ]
+
+  /// A node on the command line: `#12` or `12` (an id), `File.swift:40` (a call site, with as
+  /// many leading path components as needed), `kind@File.swift:40`, or an owner or name.
+  static func selector(_ text: String) -> TraceGraph.NodeSelector {
+    var body = Substring(text)
+    if body.hasPrefix("#") { body = body.dropFirst() }
+    if !body.isEmpty, body.allSatisfy(\.isNumber), let id = UInt64(body) {
+      return TraceGraph.NodeSelector(id: id)
+    }
+    var kind: String?
+    var site = Substring(text)
+    if let at = text.lastIndex(of: "@") {
+      kind = String(text[..<at])
+      site = text[text.index(after: at)...]
+    }
+    if let colon = site.lastIndex(of: ":"), let line = UInt(site[site.index(after: colon)...]),
+      site[..<colon].hasSuffix(".swift")
+    {
+      return TraceGraph.NodeSelector(kind: kind, file: String(site[..<colon]), line: line)
+    }
+    return kind.map { TraceGraph.NodeSelector(kind: $0, ownerOrName: String(site)) }
+      ?? TraceGraph.NodeSelector(ownerOrName: text)
+  }
+}
+
+/// A failed command: its message, status and the usage line to show.
+struct CommandError: Error {
+  var message: String
+  var status: TraceCommand.Status
+  var hint: String?
+
+  static func usage(_ message: String, command: String?) -> CommandError {
+    let usage = TraceCommand.commands.first { $0.name == command }.map { "usage: \($0.usage)" }
+    return CommandError(
+      message: message, status: .usage,
+      hint: usage ?? "run `streams-trace --help` for the commands")
+  }
+}
+
+/// The parsed arguments of one command: positional arguments and options.
+struct Arguments {
+  var command: String
+  var positional: [String] = []
+  var options: [String: String] = [:]
+  var flags: Set<String> = []
+
+  /// Splits `arguments` (after the command) into positional ones, options taking a value and
+  /// flags; anything else is a usage error naming the argument.
+  init(
+    command: String, _ arguments: ArraySlice<String>, options valued: Set<String>,
+    flags known: Set<String>
+  ) throws(CommandError) {
+    self.command = command
+    var index = arguments.startIndex
+    var onlyPositional = false
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositional || argument == "-" || !argument.hasPrefix("-") {
+        positional.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositional = true
+        continue
+      }
+      var name = argument
+      var inline: String?
+      if let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      if valued.contains(name) {
+        guard options[name] == nil else {
+          throw .usage("\(name) given twice", command: command)
+        }
+        if let inline {
+          options[name] = inline
+        } else if index < arguments.endIndex {
+          options[name] = arguments[index]
+          index += 1
+        } else {
+          throw .usage("\(name) needs a value", command: command)
+        }
+      } else if known.contains(name), inline == nil {
+        flags.insert(name)
+      } else {
+        throw .usage("unknown option '\(argument)' for \(command)", command: command)
+      }
+    }
+  }
+
+  /// Exactly `count` positional arguments named `names`.
+  func expectPositional(_ names: [String]) throws(CommandError) {
+    if positional.count < names.count {
+      throw .usage("missing \(names[positional.count])", command: command)
+    }
+    if positional.count > names.count {
+      throw .usage(
+        "unexpected argument '\(positional[names.count])'", command: command)
+    }
+  }
+}
+
+extension CommandError {
+  static func data(_ message: String) -> CommandError {
+    CommandError(message: message, status: .badInput)
+  }
+}
+
+/// One run: the environment and what it printed.
+struct Run {
+  let environment: TraceCommand.Environment
+  var output = ""
+  var error = ""
+
+  init(environment: TraceCommand.Environment) {
+    self.environment = environment
+  }
+
+  mutating func dispatch(_ arguments: [String]) throws(CommandError) -> TraceCommand.Status {
+    guard let command = arguments.first else {
+      throw .usage("no command given", command: nil)
+    }
+    if command == "--help" || command == "-h" || command == "help" {
+      if arguments.count > 1, command == "help" {
+        return try help(for: arguments[1])
+      }
+      output += Self.overview
+      return .success
+    }
+    guard TraceCommand.commands.contains(where: { $0.name == command }) else {
+      throw .usage("unknown command '\(command)'", command: nil)
+    }
+    let rest = arguments.dropFirst()
+    if rest.contains("--help") || rest.contains("-h") {
+      return try help(for: command)
+    }
+    switch command {
+    case "summary": return try summary(rest)
+    case "graph": return try graph(rest)
+    case "perfetto": return try perfetto(rest)
+    case "path": return try path(rest)
+    case "reach": return try reach(rest)
+    case "cycles": return try cycles(rest)
+    case "leaks": return try leaks(rest)
+    case "chain": return try chain(rest)
+    default: return try diff(rest)
+    }
+  }
+
+  static var overview: String {
+    var text = """
+      streams-trace: questions and exports over StreamsTrace dumps (TraceGraph.dump()).
+
+      usage: streams-trace COMMAND ARGUMENTS   (streams-trace COMMAND --help for one command)
+
+      commands:
+
+      """
+    for command in TraceCommand.commands {
+      text += "  " + command.name.padding(to: 10) + command.summary + "\n"
+    }
+    text += """
+
+      NODE is `#12` or `12` (an id), `File.swift:40` (a call site; leading folders optional),
+      `map@File.swift:40` (a kind at a call site), or an owner type or a node's name
+      (`CartBadge`, `UIState.contentAlpha`). DUMP is a file, or `-` for standard input.
+
+      exit status: 0 success (nothing found for cycles, leaks, diff); 1 something found (a
+      cycle, a leak, a difference) or no path; 64 bad command line; 65 a dump that does not
+      read; 66 a file that cannot be read; 73 a file that cannot be written.
+
+      """
+    return text
+  }
+
+  mutating func help(for command: String) throws(CommandError) -> TraceCommand.Status {
+    guard let entry = TraceCommand.commands.first(where: { $0.name == command }) else {
+      throw .usage("unknown command '\(command)'", command: nil)
+    }
+    output += "usage: \(entry.usage)\n\n\(entry.help)\n"
+    return .success
+  }
+
+  // MARK: Reading and writing
+
+  func load(_ path: String) throws(CommandError) -> TraceGraph {
+    let text: String
+    do {
+      text = try environment.read(path)
+    } catch {
+      throw CommandError(message: "cannot read '\(path)': \(error.message)", status: .noInput)
+    }
+    do {
+      return try TraceGraph(dump: text)
+    } catch {
+      throw .data("\(path == "-" ? "standard input" : path): \(error)")
+    }
+  }
+
+  mutating func emit(_ text: String, to path: String?) throws(CommandError) {
+    guard let path, path != "-" else {
+      output += text.hasSuffix("\n") ? text : text + "\n"
+      return
+    }
+    do {
+      try environment.write(path, text)
+    } catch {
+      throw CommandError(
+        message: "cannot write '\(path)': \(error.message)", status: .cannotWrite)
+    }
+    self.error += "wrote \(path)\n"
+  }
+
+  /// The nodes `text` selects; a usage error naming `option` when none.
+  func nodes(_ text: String, in graph: TraceGraph, for option: String, command: String)
+    throws(CommandError) -> [TraceGraph.Node]
+  {
+    let matches = graph.nodes(matching: TraceCommand.selector(text))
+    guard !matches.isEmpty else {
+      throw .usage("\(option) '\(text)' matches no node of the trace", command: command)
+    }
+    return Array(matches)
+  }
+
+  /// The one node `text` selects; a usage error listing the candidates when several match.
+  func node(_ text: String, in graph: TraceGraph, for option: String, command: String)
+    throws(CommandError) -> TraceGraph.Node
+  {
+    let matches = try nodes(text, in: graph, for: option, command: command)
+    guard matches.count == 1 else {
+      let listed = matches.prefix(10).map { "  #\($0.id) \(graph.describe(node: $0.id))" }
+      let more = matches.count > 10 ? ["  ... and \(matches.count - 10) more"] : []
+      throw CommandError(
+        message: "\(option) '\(text)' matches \(matches.count) nodes; pick one by id:\n"
+          + (listed + more).joined(separator: "\n"),
+        status: .usage)
+    }
+    return matches[0]
+  }
+
+  // MARK: Commands
+
+  mutating func summary(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(command: "summary", rest, options: [], flags: [])
+    try arguments.expectPositional(["DUMP"])
+    let graph = try load(arguments.positional[0])
+    try emit(graph.summary, to: nil)
+    return .success
+  }
+
+  mutating func graph(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(
+      command: "graph", rest,
+      options: ["--format", "--focus", "--depth", "--collapse", "--output"],
+      flags: [])
+    try arguments.expectPositional(["DUMP"])
+    guard let format = arguments.options["--format"] else {
+      throw .usage("missing --format dot|mermaid", command: "graph")
+    }
+    guard format == "dot" || format == "mermaid" else {
+      throw .usage("--format must be dot or mermaid, not '\(format)'", command: "graph")
+    }
+    var options = GraphExportOptions()
+    if let depth = arguments.options["--depth"] {
+      guard let value = Int(depth), value >= 0 else {
+        throw .usage("--depth must be a whole number ≥ 0, not '\(depth)'", command: "graph")
+      }
+      options.depth = value
+    }
+    if let collapse = arguments.options["--collapse"] {
+      switch collapse {
+      case "file": options.collapse = .file
+      case "owner": options.collapse = .owner
+      case "none": options.collapse = .none
+      default:
+        throw .usage("--collapse must be file or owner, not '\(collapse)'", command: "graph")
+      }
+    }
+    let graph = try load(arguments.positional[0])
+    if let focus = arguments.options["--focus"] {
+      _ = try nodes(focus, in: graph, for: "--focus", command: "graph")
+      options.focus = TraceCommand.selector(focus)
+    }
+    let text = format == "dot" ? graph.dot(options) : graph.mermaid(options)
+    try emit(text, to: arguments.options["--output"])
+    return .success
+  }
+
+  mutating func perfetto(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(command: "perfetto", rest, options: ["--output"], flags: [])
+    try arguments.expectPositional(["DUMP"])
+    let graph = try load(arguments.positional[0])
+    try emit(graph.chromeTrace(), to: arguments.options["--output"])
+    return .success
+  }
+
+  mutating func path(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(
+      command: "path", rest, options: ["--from", "--to"], flags: ["--control"])
+    try arguments.expectPositional(["DUMP"])
+    guard let from = arguments.options["--from"] else {
+      throw .usage("missing --from NODE", command: "path")
+    }
+    guard let to = arguments.options["--to"] else {
+      throw .usage("missing --to NODE", command: "path")
+    }
+    let graph = try load(arguments.positional[0])
+    let source = try node(from, in: graph, for: "--from", command: "path")
+    let destination = try node(to, in: graph, for: "--to", command: "path")
+    let control = arguments.flags.contains("--control")
+    guard
+      let path = graph.shortestPath(
+        from: source.id, to: destination.id, includingControl: control)
+    else {
+      try emit(
+        "no path from \(graph.describe(node: source.id)) to \(graph.describe(node: destination.id))",
+        to: nil)
+      return .found
+    }
+    var lines = ["\(path.count - 1) hop\(path.count == 2 ? "" : "s"):"]
+    lines += path.map { "  #\($0) \(graph.describe(node: $0))" }
+    try emit(lines.joined(separator: "\n"), to: nil)
+    return .success
+  }
+
+  mutating func reach(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(
+      command: "reach", rest, options: [], flags: ["--upstream", "--control"])
+    try arguments.expectPositional(["DUMP", "NODE"])
+    let graph = try load(arguments.positional[0])
+    let starts = try nodes(arguments.positional[1], in: graph, for: "NODE", command: "reach")
+    let upstream = arguments.flags.contains("--upstream")
+    let control = arguments.flags.contains("--control")
+    var seen = Set(starts.map(\.id))
+    var found: [UInt64] = []
+    for start in starts {
+      let ids =
+        upstream
+        ? graph.reaching(start.id, includingControl: control)
+        : graph.reachable(from: start.id, includingControl: control)
+      for id in ids where seen.insert(id).inserted { found.append(id) }
+    }
+    let heading =
+      starts.count == 1
+      ? graph.describe(node: starts[0].id)
+      : "the \(starts.count) nodes of '\(arguments.positional[1])'"
+    var lines = [
+      "\(found.count) node\(found.count == 1 ? "" : "s") \(upstream ? "reach" : "reached from") \(heading):"
+    ]
+    lines += found.map { "  #\($0) \(graph.describe(node: $0))" }
+    try emit(lines.joined(separator: "\n"), to: nil)
+    return .success
+  }
+
+  mutating func cycles(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(command: "cycles", rest, options: [], flags: [])
+    try arguments.expectPositional(["DUMP"])
+    let graph = try load(arguments.positional[0])
+    let structural = graph.structuralCycles()
+    let dynamic = graph.dynamicCycles()
+    guard !structural.isEmpty || !dynamic.isEmpty else {
+      try emit("no cycles", to: nil)
+      return .success
+    }
+    var lines: [String] = []
+    if !structural.isEmpty {
+      lines.append("structural cycles (subjects and relays that can feed themselves):")
+      lines += structural.map { "  \($0)" }
+    }
+    if !dynamic.isEmpty {
+      lines.append("dynamic cycles (re-entrant deliveries that ran):")
+      lines += dynamic.map { "  \($0)" }
+    }
+    try emit(lines.joined(separator: "\n"), to: nil)
+    return .found
+  }
+
+  mutating func leaks(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(command: "leaks", rest, options: [], flags: [])
+    try arguments.expectPositional(["DUMP"])
+    let graph = try load(arguments.positional[0])
+    let leaks = graph.leaks()
+    guard !leaks.isEmpty else {
+      try emit("no leaks", to: nil)
+      return .success
+    }
+    try emit(
+      (["leaked subscriptions (owner gone, still live):"] + leaks.map { "  \($0)" })
+        .joined(separator: "\n"), to: nil)
+    return .found
+  }
+
+  mutating func chain(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(command: "chain", rest, options: ["--files"], flags: [])
+    if let files = arguments.options["--files"] {
+      try arguments.expectPositional(["DUMP"])
+      guard let count = Int(files), count >= 1 else {
+        throw .usage("--files must be a whole number ≥ 1, not '\(files)'", command: "chain")
+      }
+      let graph = try load(arguments.positional[0])
+      let chains = graph.chainsCrossingFiles(atLeast: count)
+      try emit(
+        chains.isEmpty
+          ? "no chain crosses \(count) file\(count == 1 ? "" : "s") or more"
+          : chains.map(\.description).joined(separator: "\n\n"), to: nil)
+      return .success
+    }
+    try arguments.expectPositional(["DUMP", "EVENT"])
+    var text = Substring(arguments.positional[1])
+    if text.hasPrefix("#") { text = text.dropFirst() }
+    guard let id = UInt64(text) else {
+      throw .usage(
+        "EVENT must be a delivery id such as 42 or #42, not '\(arguments.positional[1])'",
+        command: "chain")
+    }
+    let graph = try load(arguments.positional[0])
+    guard let chain = graph.chain(of: id) else {
+      let range = graph.deliveries.first.map {
+        "#\($0.id)…#\(graph.deliveries[graph.deliveries.count - 1].id)"
+      }
+      throw CommandError(
+        message: "the trace keeps no delivery #\(id)"
+          + (range.map { " (it keeps \($0))" } ?? " (it keeps none)"),
+        status: .usage)
+    }
+    try emit(chain.description, to: nil)
+    return .success
+  }
+
+  mutating func diff(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(command: "diff", rest, options: [], flags: [])
+    try arguments.expectPositional(["OLD", "NEW"])
+    let old = try load(arguments.positional[0])
+    let new = try load(arguments.positional[1])
+    let difference = new.diff(from: old)
+    try emit(difference.isEmpty ? "no differences" : difference.description, to: nil)
+    return difference.isEmpty ? .success : .found
+  }
+}
+
+extension String {
+  fileprivate func padding(to width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+}
