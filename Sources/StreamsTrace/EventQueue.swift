@@ -31,9 +31,9 @@ struct QueuedEvent {
 /// An element or error kept for the trace, to be described when the graph is read, on the
 /// reading thread.
 ///
-/// `@unchecked Sendable`: it holds what the tracing hook's `value` closure made: a value of a
-/// value type, whose description reads only its own copy, or the description of an object or
-/// error, made on the thread that delivered it.
+/// `@unchecked Sendable`: it holds what the tracing hook's `value` closure made: a plain value
+/// (no references) or a string, whose description reads only its own copy, or the description
+/// of anything else, made on the thread that delivered it.
 struct Payload: @unchecked Sendable {
   let value: Any
 
@@ -138,6 +138,11 @@ final class EventQueue: @unchecked Sendable {
       index += 1
     }
     streams_atomic_store_release(self.head, tail)
+  }
+
+  /// Whether nothing is queued (for the consumer, under the recorder's lock).
+  var isEmpty: Bool {
+    streams_atomic_load_relaxed(head) == streams_atomic_load_acquire(tail)
   }
 
   /// Whether the owning thread no longer pushes to this queue.

@@ -41,16 +41,19 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// Counts one event at `time` (called by the delivering thread only).
   @inline(__always)
   func count(at time: UInt64) {
+    // The times first, then the count with a release store: a reader that sees a count sees
+    // the times that go with it.
     let events = streams_atomic_load_relaxed(counters)
-    streams_atomic_store_relaxed(counters, events &+ 1)
     if events == 0 { streams_atomic_store_relaxed(counters + 1, Int(bitPattern: UInt(time))) }
     streams_atomic_store_relaxed(counters + 2, Int(bitPattern: UInt(time)))
+    streams_atomic_store_release(counters, events &+ 1)
   }
 
   /// Events counted so far, and the times of the first and last.
   var events: (count: Int, first: UInt64, last: UInt64) {
-    (
-      streams_atomic_load_relaxed(counters),
+    let count = streams_atomic_load_acquire(counters)
+    return (
+      count,
       UInt64(UInt(bitPattern: streams_atomic_load_relaxed(counters + 1))),
       UInt64(UInt(bitPattern: streams_atomic_load_relaxed(counters + 2)))
     )
@@ -480,7 +483,9 @@ struct RecorderState {
       edgesAt[key.to, default: []].insert(key)
     }
     change(&edge)
-    edge.lastTime = now
+    // Threads' queues are drained one after another, so times may come out of order.
+    edge.firstTime = Swift.min(edge.firstTime, now)
+    edge.lastTime = Swift.max(edge.lastTime, now)
     edges[key] = edge
   }
 

@@ -50,13 +50,10 @@ struct ThreadContext {
     var capacity: Int
     /// When the outermost frame was pushed: the time of everything under it.
     var time: UInt64 = 0
-    /// The queue of the recorder this thread records for, and that recorder's serial number.
-    var queue: EventQueue?
-    /// `queue`, for use without reference counting (`queue` holds it).
-    var queueRef: Unmanaged<EventQueue>?
-    var queueRecorder: UInt64 = 0
-    /// Subjects made known to the recorder of `queue`, by observable id (direct-mapped).
-    var knownSubjects = [KnownSubject](repeating: KnownSubject(), count: knownSubjectSlots)
+    /// This thread's queues to the recorders it records for, the one used last first: a
+    /// subscription made under an earlier recorder keeps reporting to it while a new one records
+    /// the sends, so a thread may feed two or three at once.
+    var attachments: [Attachment] = []
     /// Values this thread took out of a recorder's lock, to release after unlocking; kept empty
     /// with its capacity between uses.
     var garbage: [Payload] = []
@@ -74,6 +71,20 @@ struct ThreadContext {
       frames.deallocate()
     }
   }
+
+  /// A thread's link to one recorder.
+  struct Attachment {
+    /// The recorder's serial number.
+    var recorder: UInt64
+    var queue: EventQueue
+    /// `queue`, for use without reference counting (`queue` holds it).
+    var queueRef: Unmanaged<EventQueue>
+    /// Subjects made known to the recorder, by observable id (direct-mapped).
+    var knownSubjects = [KnownSubject](repeating: KnownSubject(), count: knownSubjectSlots)
+  }
+
+  /// How many recorders a thread keeps a queue to; the one used longest ago is let go.
+  static var maximumAttachments: Int { 4 }
 
   static var knownSubjectSlots: Int { 64 }
 
@@ -185,7 +196,7 @@ struct ThreadContext {
         guard let state = raw?.assumingMemoryBound(to: State.self) else { return }
       #endif
       streams_trace_thread_state_set(nil)
-      state.pointee.queue?.abandon()
+      for attachment in state.pointee.attachments { attachment.queue.abandon() }
       state.pointee.freeFrames()
       state.deinitialize(count: 1)
       state.deallocate()

@@ -36,24 +36,25 @@ public enum TraceCommand {
 
   /// How the command reaches files.
   public struct Environment: Sendable {
-    /// Reads the file at a path (`-` is standard input); throws a message when it cannot.
-    public var read: @Sendable (String) throws(FileError) -> String
-    /// Writes text to the file at a path; throws a message when it cannot.
-    public var write: @Sendable (String, String) throws(FileError) -> Void
+    /// Reads the file at a path (`-` is standard input); throws the system's message.
+    public var read: @Sendable (String) throws(TraceFile.Error) -> String
+    /// Writes text to the file at a path; throws the system's message.
+    public var write: @Sendable (String, String) throws(TraceFile.Error) -> Void
 
     public init(
-      read: @escaping @Sendable (String) throws(FileError) -> String,
-      write: @escaping @Sendable (String, String) throws(FileError) -> Void
+      read: @escaping @Sendable (String) throws(TraceFile.Error) -> String,
+      write: @escaping @Sendable (String, String) throws(TraceFile.Error) -> Void
     ) {
       self.read = read
       self.write = write
     }
-  }
 
-  /// Why a file could not be read or written, as the system says it.
-  public struct FileError: Error, Sendable, Equatable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The file system, through ``TraceFile``.
+    public static var files: Environment {
+      Environment(
+        read: { path throws(TraceFile.Error) in try TraceFile.read(path) },
+        write: { path, text throws(TraceFile.Error) in try TraceFile.write(text, to: path) })
+    }
   }
 
   /// Runs the command line `arguments` (without the program name).
@@ -82,7 +83,7 @@ public enum TraceCommand {
     (
       "graph", "the graph as Graphviz DOT or Mermaid",
       "streams-trace graph DUMP --format dot|mermaid [--focus NODE] [--depth N]\n"
-        + "                    [--collapse file|owner] [--output FILE]",
+        + "                    [--collapse file|owner|none] [--output FILE]",
       "Writes the who-emits-to-whom graph. --focus keeps the nodes NODE selects and those\n"
         + "within --depth hops of them (both ways); --collapse draws one box per file or owner."
     ),
@@ -141,7 +142,7 @@ public enum TraceCommand {
     }
     var kind: String?
     var site = Substring(text)
-    if let at = text.lastIndex(of: "@") {
+    if let at = text.lastIndex(of: "@"), at != text.startIndex {
       kind = String(text[..<at])
       site = text[text.index(after: at)...]
     }
@@ -265,7 +266,7 @@ struct Run {
       throw .usage("unknown command '\(command)'", command: nil)
     }
     let rest = arguments.dropFirst()
-    if rest.contains("--help") || rest.contains("-h") {
+    if Self.asksForHelp(rest, command: command) {
       return try help(for: command)
     }
     switch command {
@@ -279,6 +280,26 @@ struct Run {
     case "chain": return try chain(rest)
     default: return try diff(rest)
     }
+  }
+
+  /// The options of each command that take a value: `--output --help` writes to a file named
+  /// `--help`, it does not ask for help.
+  static let valuedOptions: [String: Set<String>] = [
+    "graph": ["--format", "--focus", "--depth", "--collapse", "--output"],
+    "perfetto": ["--output"], "path": ["--from", "--to"], "chain": ["--files"],
+  ]
+
+  /// Whether `--help` or `-h` is among the arguments, not as an option's value nor after `--`.
+  static func asksForHelp(_ arguments: ArraySlice<String>, command: String) -> Bool {
+    let valued = valuedOptions[command] ?? []
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      if argument == "--" { return false }
+      if argument == "--help" || argument == "-h" { return true }
+      index += valued.contains(argument) ? 2 : 1
+    }
+    return false
   }
 
   static var overview: String {
@@ -407,7 +428,8 @@ struct Run {
       case "owner": options.collapse = .owner
       case "none": options.collapse = .none
       default:
-        throw .usage("--collapse must be file or owner, not '\(collapse)'", command: "graph")
+        throw .usage(
+          "--collapse must be file, owner or none, not '\(collapse)'", command: "graph")
       }
     }
     let graph = try load(arguments.positional[0])

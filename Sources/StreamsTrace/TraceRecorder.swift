@@ -60,8 +60,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   let state: Protected<RecorderState>
   /// Tells this recorder's thread queues from those of recorders installed before it.
   let serial: UInt64
-  /// Hands out delivery ids.
-  private let deliveryIDs = AtomicWord()
+  /// Hands out delivery ids, process-wide: a cause recorded under one recorder never names
+  /// another recorder's delivery.
+  private static let deliveryIDs = AtomicWord()
   let recordsValues: Bool
   private let timeline: Bool
 
@@ -173,7 +174,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ deliver: () -> Void
   ) {
     let context = ThreadContext.current
-    let queue = self.queue(of: context)
+    // The element first: describing an object is user code, which may record too.
+    let payload = recordsValues ? Payload(value) : nil
+    _ = queue(of: context)
     let parent = context.currentDeliveryFrame
     let known = self.subject(subject, node: node, in: context)
     let delivery = nextDeliveryID()
@@ -184,11 +187,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
       cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
       cell: known.values)
-    if recordsValues {
-      enqueue(event, value: value, into: queue)
-    } else {
-      enqueue(event, into: queue)
-    }
+    enqueue(event, payload, in: context)
     deliver()
     context.pop()
   }
@@ -213,50 +212,59 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// A new delivery id.
   @inline(__always)
   func nextDeliveryID() -> UInt64 {
-    UInt64(deliveryIDs.increment())
+    UInt64(Self.deliveryIDs.increment())
   }
 
-  /// The calling thread's queue to this recorder.
+  /// The calling thread's queue to this recorder, which becomes the thread's first attachment
+  /// (``subject(_:node:in:)`` reads that attachment's cache).
   @inline(__always)
   func queue(of context: ThreadContext) -> Unmanaged<EventQueue> {
-    if context.state.pointee.queueRecorder == serial, let queue = context.state.pointee.queueRef {
-      return queue
+    if let first = context.state.pointee.attachments.first, first.recorder == serial {
+      return first.queueRef
     }
-    return Unmanaged.passUnretained(attach(context))
+    return attach(context)
   }
 
-  private func attach(_ context: ThreadContext) -> EventQueue {
-    context.state.pointee.queue?.abandon()
-    let queue = EventQueue(capacity: Self.queueCapacity)
-    withState { state in state.queues.append(queue) }
-    context.state.pointee.queue = queue
-    context.state.pointee.queueRef = Unmanaged.passUnretained(queue)
-    context.state.pointee.queueRecorder = serial
-    for index in context.state.pointee.knownSubjects.indices {
-      context.state.pointee.knownSubjects[index] = ThreadContext.KnownSubject()
+  private func attach(_ context: ThreadContext) -> Unmanaged<EventQueue> {
+    if let index = context.state.pointee.attachments.firstIndex(where: { $0.recorder == serial }) {
+      context.state.pointee.attachments.swapAt(0, index)
+      return context.state.pointee.attachments[0].queueRef
     }
-    return queue
+    if context.state.pointee.attachments.count >= ThreadContext.maximumAttachments {
+      context.state.pointee.attachments.removeLast().queue.abandon()
+    }
+    let queue = EventQueue(capacity: Self.queueCapacity)
+    // Attached before the lock, whose released garbage may run user code that records here.
+    context.state.pointee.attachments.insert(
+      ThreadContext.Attachment(
+        recorder: serial, queue: queue, queueRef: Unmanaged.passUnretained(queue)),
+      at: 0)
+    withState { state in
+      // Queues whose threads are gone or moved on, and that hold nothing more, are forgotten.
+      state.queues.removeAll { $0.isAbandoned && $0.isEmpty }
+      state.queues.append(queue)
+    }
+    return self.queue(of: context)
   }
 
   /// How many events a thread queues before it takes them to the recorder itself.
   static let queueCapacity = 1024
 
-  /// Queues `event`; when the queue is full, takes everything queued in under the lock first.
+  /// Queues `event` (with `payload`, if any) on the calling thread's queue to this recorder;
+  /// when the queue is full, takes everything queued in under the lock first. The queue is
+  /// looked up here, after any user code (a `description`) has run, and again after the drain,
+  /// whose released garbage may run user code too.
   @inline(__always)
-  func enqueue(_ event: QueuedEvent, into queue: Unmanaged<EventQueue>) {
-    if queue._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
+  func enqueue(_ event: QueuedEvent, _ payload: consuming Payload?, in context: ThreadContext) {
+    guard let payload else {
+      if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
+      withState { state in state.drain() }
+      _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event) }
+      return
+    }
+    if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event, value: payload) }) { return }
     withState { state in state.drain() }
-    _ = queue._withUnsafeGuaranteedRef { $0.push(event) }
-  }
-
-  /// Queues `event` with its value (see ``enqueue(_:into:)``); without a value when `value`
-  /// makes none.
-  @inline(__always)
-  func enqueue(_ event: QueuedEvent, value: () -> Any?, into queue: Unmanaged<EventQueue>) {
-    guard let payload = Payload(value) else { return enqueue(event, into: queue) }
-    if queue._withUnsafeGuaranteedRef({ $0.push(event, value: payload) }) { return }
-    withState { state in state.drain() }
-    _ = queue._withUnsafeGuaranteedRef { $0.push(event, value: payload) }
+    _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event, value: payload) }
   }
 
   /// The canonical id of `subject` and where its values go, from the thread's cache or, the first
@@ -266,14 +274,15 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     -> ThreadContext.KnownSubject
   {
     let slot = Int(truncatingIfNeeded: id) & (ThreadContext.knownSubjectSlots - 1)
-    let cached = context.state.pointee.knownSubjects[slot]
+    let cached = context.state.pointee.attachments[0].knownSubjects[slot]
     if cached.id == id { return cached }
     let node = node()
     let (canonical, values) = withState { state in state.addSubject(node, now: Clock.now) }
     // The cache is keyed by the observable's id; what it holds is its canonical node.
     let known = ThreadContext.KnownSubject(
       id: id, canonical: canonical, values: values.map { Unmanaged.passUnretained($0) })
-    context.state.pointee.knownSubjects[slot] = known
+    _ = queue(of: context)  // the lock above may have run user code that recorded elsewhere
+    context.state.pointee.attachments[0].knownSubjects[slot] = known
     return known
   }
 }
@@ -334,13 +343,15 @@ final class NodeSubscription: TraceSubscription {
       context.push(
         .delivering, node: record.subscriber, delivery: cause, viaHop: viaHop, fineTime: false)
       record.count(at: context.time)
-      if let values = record.values, kind == .next, record.reportsValues {
+      if let values = record.values, kind == .next, record.reportsValues,
+        let payload = Payload(value)
+      {
         recorder.enqueue(
           QueuedEvent(
             kind: .value, event: .next, hop: .direct, thread: context.number, delivery: 0,
             from: record.node, to: record.subscriber, cause: cause, time: context.time,
             cell: Unmanaged.passUnretained(values)),
-          value: value, into: recorder.queue(of: context))
+          payload, in: context)
       }
       return
     }
@@ -355,11 +366,7 @@ final class NodeSubscription: TraceSubscription {
       hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
       from: record.node, to: record.subscriber, cause: cause, time: now,
       cell: cell.map { Unmanaged.passUnretained($0) })
-    if recordsValues {
-      recorder.enqueue(event, value: value, into: recorder.queue(of: context))
-    } else {
-      recorder.enqueue(event, into: recorder.queue(of: context))
-    }
+    recorder.enqueue(event, recordsValues ? Payload(value) : nil, in: context)
   }
 
   func delivered() {

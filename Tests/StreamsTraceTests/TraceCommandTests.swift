@@ -13,15 +13,15 @@ final class CommandFiles: Sendable {
 
   var environment: TraceCommand.Environment {
     TraceCommand.Environment(
-      read: { [self] path throws(TraceCommand.FileError) -> String in
+      read: { [self] path throws(TraceFile.Error) -> String in
         guard let text = contents.withLock({ $0[path] }) else {
-          throw TraceCommand.FileError("No such file or directory")
+          throw TraceFile.Error("No such file or directory")
         }
         return text
       },
-      write: { [self] path, text throws(TraceCommand.FileError) in
+      write: { [self] path, text throws(TraceFile.Error) in
         guard !path.hasPrefix("/readonly/") else {
-          throw TraceCommand.FileError("Read-only file system")
+          throw TraceFile.Error("Read-only file system")
         }
         contents.withLock { $0[path] = text }
       })
@@ -71,12 +71,16 @@ struct TraceCommandTests {
       "summary", "graph", "perfetto", "path", "reach", "cycles", "leaks", "chain", "diff",
     ] {
       #expect(overview.output.contains("\n  \(command) "), "\(command) in the overview")
-      let help = run(command, "--help")
+      let help = TraceCommand.run([command, "--help", "x"], environment: files.environment)
       #expect(help.status == .success)
       #expect(help.output.hasPrefix("usage: streams-trace \(command)"))
     }
     #expect(overview.output.contains("64 bad command line; 65 a dump"))
     #expect(run("help", "path").output.hasPrefix("usage: streams-trace path"))
+    // An option's value is not a request for help.
+    let named = run("graph", "quiet.json", "--format", "dot", "--output", "--help")
+    #expect(named.status == .success)
+    #expect(files["--help"]?.contains("digraph \"StreamsTrace\"") == true)
   }
 
   @Test("bad command lines: exit 64 with a message naming the argument and the usage")
@@ -98,6 +102,7 @@ struct TraceCommandTests {
       (["chain", "quiet.json", "x12"], "EVENT must be a delivery id"),
       (["chain", "quiet.json", "--files", "0"], "--files must be"),
       (["diff", "quiet.json"], "missing NEW"),
+      (["path", "quiet.json", "--from", "@A.swift:3", "--to", "1"], "matches no node"),
     ]
     for (arguments, message) in cases {
       let result = TraceCommand.run(arguments, environment: files.environment)

@@ -38,9 +38,9 @@ public protocol StreamsTracer: AnyObject, Sendable {
   /// - Parameters:
   ///   - kind: What is sent.
   ///   - value: Makes the element of a `next` or the error of an `error` (`nil` for a
-  ///     completion), for a tracer that records values: an element of a value type as it is, to
-  ///     be described later; an object, an existential holding one, and an error described now
-  ///     (`String(describing:)`), on the sending thread, since their descriptions may read state
+  ///     completion), for a tracer that records values: a plain value (no references) or a
+  ///     string as it is, to be described later; anything else described now
+  ///     (`String(describing:)`), on the sending thread, since its description may read state
   ///     that thread changes. Nothing is made unless it is called.
   ///   - subject: The subject's ``TraceNode/id``; `node` describes it (made only when called).
   ///   - deliver: Delivers the event to the subject's observers.
@@ -205,8 +205,10 @@ public enum Tracing {
   /// Installs `tracer` (or removes the current one with `nil`). Subscriptions made afterwards are
   /// offered to it; subscriptions made before are unaffected.
   ///
-  /// Each thread keeps the tracer it used last, to find it without a lock; a thread lets go of a
-  /// removed tracer the next time it sends into a subject, or when it exits.
+  /// Each thread keeps the tracer it used last, to find it without a lock. A thread lets go of a
+  /// replaced tracer the next time it subscribes or sends while another one is installed (the
+  /// release then happens on a global dispatch queue), or when it exits; after
+  /// `install(nil)`, threads keep the last tracer they used until then.
   public static func install(_ tracer: (any StreamsTracer)?) {
     let previous = slot.withLock { current -> (any StreamsTracer)? in
       let previous = current.tracer
@@ -249,22 +251,16 @@ public enum Tracing {
       node: { subject.traceNode }, deliver)
   }
 
-  /// `value`, ready to be described later on another thread: itself when it is of a value type,
-  /// its description now when it is an object (or an existential holding one).
+  /// `value`, ready to be described later on another thread: itself when it holds no references
+  /// (a plain value: numbers, enums and structs of them) or is a string; its description now
+  /// otherwise (objects, existentials, collections, values holding references), since a later
+  /// description could read state that another thread changes, and would keep objects alive.
   @inlinable
   static func traceValue<Value>(_ value: Value) -> Any {
-    if Value.self is AnyObject.Type { return String(describing: value) }
-    let boxed: Any = value
-    // Only a value the size of an existential container (`Any`, `any P`) can hold an object
-    // whose static type says otherwise; the dynamic check is left out for the others, where it
-    // would cost more than the rest of the recording.
-    let size = MemoryLayout<Value>.size
-    if size >= MemoryLayout<Any>.size, size % MemoryLayout<Int>.size == 0,
-      type(of: boxed) is AnyObject.Type
-    {
-      return String(describing: value)
+    if _isPOD(Value.self) || Value.self == String.self || Value.self == Substring.self {
+      return value
     }
-    return boxed
+    return String(describing: value)
   }
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`

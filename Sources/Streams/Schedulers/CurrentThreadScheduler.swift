@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -109,7 +111,13 @@ final class Trampoline {
     let previous = tracer
     tracer = installed
     tracerGeneration = generation
-    withExtendedLifetime(previous) {}
+    // The previous tracer may be the last reference to a recorder, whose release runs user
+    // code (the elements it kept): release it on a queue of its own, not here, where the caller
+    // may hold a lock.
+    if let previous {
+      let box = TracerBox(previous)
+      DispatchQueue.global().async { withExtendedLifetime(box) {} }
+    }
     return installed
   }
 
@@ -186,6 +194,12 @@ final class Trampoline {
   static func drainAndStop(_ trampoline: Unmanaged<Trampoline>) {
     trampoline._withUnsafeGuaranteedRef { $0.drainAndStop() }
   }
+}
+
+/// Carries a tracer to the queue that releases it (a tracer is `Sendable`).
+final class TracerBox: Sendable {
+  let tracer: any StreamsTracer
+  init(_ tracer: any StreamsTracer) { self.tracer = tracer }
 }
 
 /// The pthread key under which each thread keeps its ``Trampoline``; its destructor releases the

@@ -98,6 +98,13 @@ static inline __attribute__((always_inline)) void streams_trace_thread_state_set
   streams_trace_thread_state = state;
 }
 
+// Makes `signal` write one byte (the signal number) to the file descriptor `fd` each time it
+// arrives, from an async-signal-safe handler; `fd` -1 stops the writes and puts back the
+// default action. Returns the descriptor that was watching before (or -1), so that its owner
+// can close it. StreamsTrace reads the other end of a pipe on a thread of its own, where it is
+// free to take locks and write a dump.
+int streams_trace_watch_signal(int signal, int fd);
+
 #pragma clang assume_nonnull end
 
 #endif
