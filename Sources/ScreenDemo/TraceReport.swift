@@ -44,10 +44,11 @@ func report(_ graph: TraceGraph, into folder: String) {
   ]
   for (name, text) in files {
     let path = folder + "/" + name
-    if write(text, to: path) {
+    do throws(TraceFile.Error) {
+      try TraceFile.write(text, to: path)
       print("wrote \(path)")
-    } else {
-      print("could not write \(path): \(String(cString: strerror(errno)))")
+    } catch {
+      print("could not write \(path): \(error)")
     }
   }
   print("look at it:")
@@ -55,12 +56,4 @@ func report(_ graph: TraceGraph, into folder: String) {
   print("  swift run streams-trace leaks \(folder)/screen.dump.json")
   print("  dot -Tsvg \(folder)/screen.dot -o screen.svg")
   print("  open \(folder)/screen.trace.json at https://ui.perfetto.dev")
-}
-
-/// Writes `text` to the file at `path`; `false` when it cannot.
-private func write(_ text: String, to path: String) -> Bool {
-  guard let file = fopen(path, "w") else { return false }
-  defer { fclose(file) }
-  let bytes = Array(text.utf8)
-  return fwrite(bytes, 1, bytes.count, file) == bytes.count
 }
