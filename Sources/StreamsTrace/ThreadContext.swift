@@ -54,6 +54,11 @@ struct ThreadContext {
     /// subscription made under an earlier recorder keeps reporting to it while a new one records
     /// the sends, so a thread may feed two or three at once.
     var attachments: [Attachment] = []
+    /// The first attachment's recorder and queue, read on every event without touching the array.
+    var currentRecorder: UInt64 = 0
+    var currentQueue: Unmanaged<EventQueue>?
+    /// The first attachment's subjects; the others' are kept in their attachments.
+    var knownSubjects = [KnownSubject](repeating: KnownSubject(), count: knownSubjectSlots)
     /// Values this thread took out of a recorder's lock, to release after unlocking; kept empty
     /// with its capacity between uses.
     var garbage: [Payload] = []

@@ -174,8 +174,6 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ deliver: () -> Void
   ) {
     let context = ThreadContext.current
-    // The element first: describing an object is user code, which may record too.
-    let payload = recordsValues ? Payload(value) : nil
     _ = queue(of: context)
     let parent = context.currentDeliveryFrame
     let known = self.subject(subject, node: node, in: context)
@@ -187,7 +185,11 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
       cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
       cell: known.values)
-    enqueue(event, payload, in: context)
+    if recordsValues {
+      enqueue(event, value: value, in: context)
+    } else {
+      enqueue(event, in: context)
+    }
     deliver()
     context.pop()
   }
@@ -219,49 +221,69 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// (``subject(_:node:in:)`` reads that attachment's cache).
   @inline(__always)
   func queue(of context: ThreadContext) -> Unmanaged<EventQueue> {
-    if let first = context.state.pointee.attachments.first, first.recorder == serial {
-      return first.queueRef
+    if context.state.pointee.currentRecorder == serial,
+      let queue = context.state.pointee.currentQueue
+    {
+      return queue
     }
     return attach(context)
   }
 
   private func attach(_ context: ThreadContext) -> Unmanaged<EventQueue> {
-    if let index = context.state.pointee.attachments.firstIndex(where: { $0.recorder == serial }) {
-      context.state.pointee.attachments.swapAt(0, index)
-      return context.state.pointee.attachments[0].queueRef
+    let state = context.state
+    // The first attachment's subjects go back into it before another one becomes first.
+    if !state.pointee.attachments.isEmpty {
+      swap(&state.pointee.knownSubjects, &state.pointee.attachments[0].knownSubjects)
     }
-    if context.state.pointee.attachments.count >= ThreadContext.maximumAttachments {
-      context.state.pointee.attachments.removeLast().queue.abandon()
+    var created: EventQueue?
+    if let index = state.pointee.attachments.firstIndex(where: { $0.recorder == serial }) {
+      state.pointee.attachments.swapAt(0, index)
+    } else {
+      if state.pointee.attachments.count >= ThreadContext.maximumAttachments {
+        state.pointee.attachments.removeLast().queue.abandon()
+      }
+      let queue = EventQueue(capacity: Self.queueCapacity)
+      state.pointee.attachments.insert(
+        ThreadContext.Attachment(
+          recorder: serial, queue: queue, queueRef: Unmanaged.passUnretained(queue)),
+        at: 0)
+      created = queue
     }
-    let queue = EventQueue(capacity: Self.queueCapacity)
-    // Attached before the lock, whose released garbage may run user code that records here.
-    context.state.pointee.attachments.insert(
-      ThreadContext.Attachment(
-        recorder: serial, queue: queue, queueRef: Unmanaged.passUnretained(queue)),
-      at: 0)
-    withState { state in
-      // Queues whose threads are gone or moved on, and that hold nothing more, are forgotten.
-      state.queues.removeAll { $0.isAbandoned && $0.isEmpty }
-      state.queues.append(queue)
+    swap(&state.pointee.knownSubjects, &state.pointee.attachments[0].knownSubjects)
+    state.pointee.currentRecorder = serial
+    let queue = state.pointee.attachments[0].queueRef
+    state.pointee.currentQueue = queue
+    if let created {
+      // Registered once the thread is attached: the lock's released garbage may run user code
+      // that records here.
+      withState { recorderState in
+        // Queues whose threads are gone or moved on, and that hold nothing more, are forgotten.
+        recorderState.queues.removeAll { $0.isAbandoned && $0.isEmpty }
+        recorderState.queues.append(created)
+      }
     }
-    return self.queue(of: context)
+    return queue
   }
 
   /// How many events a thread queues before it takes them to the recorder itself.
   static let queueCapacity = 1024
 
-  /// Queues `event` (with `payload`, if any) on the calling thread's queue to this recorder;
-  /// when the queue is full, takes everything queued in under the lock first. The queue is
-  /// looked up here, after any user code (a `description`) has run, and again after the drain,
-  /// whose released garbage may run user code too.
+  /// Queues `event` on the calling thread's queue to this recorder; when the queue is full,
+  /// takes everything queued in under the lock first. The queue is looked up here, after any user
+  /// code (a `description`) has run, and again after the drain, whose released garbage may run
+  /// user code too.
   @inline(__always)
-  func enqueue(_ event: QueuedEvent, _ payload: consuming Payload?, in context: ThreadContext) {
-    guard let payload else {
-      if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
-      withState { state in state.drain() }
-      _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event) }
-      return
-    }
+  func enqueue(_ event: QueuedEvent, in context: ThreadContext) {
+    if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
+    withState { state in state.drain() }
+    _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event) }
+  }
+
+  /// Queues `event` with the element `value` makes (see ``enqueue(_:in:)``); without one when
+  /// it makes none.
+  @inline(__always)
+  func enqueue(_ event: QueuedEvent, value: () -> Any?, in context: ThreadContext) {
+    guard let payload = Payload(value) else { return enqueue(event, in: context) }
     if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event, value: payload) }) { return }
     withState { state in state.drain() }
     _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event, value: payload) }
@@ -274,7 +296,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     -> ThreadContext.KnownSubject
   {
     let slot = Int(truncatingIfNeeded: id) & (ThreadContext.knownSubjectSlots - 1)
-    let cached = context.state.pointee.attachments[0].knownSubjects[slot]
+    let cached = context.state.pointee.knownSubjects[slot]
     if cached.id == id { return cached }
     let node = node()
     let (canonical, values) = withState { state in state.addSubject(node, now: Clock.now) }
@@ -282,7 +304,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let known = ThreadContext.KnownSubject(
       id: id, canonical: canonical, values: values.map { Unmanaged.passUnretained($0) })
     _ = queue(of: context)  // the lock above may have run user code that recorded elsewhere
-    context.state.pointee.attachments[0].knownSubjects[slot] = known
+    context.state.pointee.knownSubjects[slot] = known
     return known
   }
 }
@@ -343,15 +365,13 @@ final class NodeSubscription: TraceSubscription {
       context.push(
         .delivering, node: record.subscriber, delivery: cause, viaHop: viaHop, fineTime: false)
       record.count(at: context.time)
-      if let values = record.values, kind == .next, record.reportsValues,
-        let payload = Payload(value)
-      {
+      if let values = record.values, kind == .next, record.reportsValues {
         recorder.enqueue(
           QueuedEvent(
             kind: .value, event: .next, hop: .direct, thread: context.number, delivery: 0,
             from: record.node, to: record.subscriber, cause: cause, time: context.time,
             cell: Unmanaged.passUnretained(values)),
-          payload, in: context)
+          value: value, in: context)
       }
       return
     }
@@ -366,7 +386,11 @@ final class NodeSubscription: TraceSubscription {
       hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
       from: record.node, to: record.subscriber, cause: cause, time: now,
       cell: cell.map { Unmanaged.passUnretained($0) })
-    recorder.enqueue(event, recordsValues ? Payload(value) : nil, in: context)
+    if recordsValues {
+      recorder.enqueue(event, value: value, in: context)
+    } else {
+      recorder.enqueue(event, in: context)
+    }
   }
 
   func delivered() {
