@@ -29,8 +29,8 @@ struct ThreadContext {
     /// The delivery this frame belongs to: its own id in timeline mode, otherwise the send that
     /// set it off; 0 when none is known.
     var delivery: UInt64
-    /// Whether `delivery` reached this frame through a scheduler.
-    var viaHop: Bool
+    /// How `delivery` reached this frame: directly, through a scheduler or into a task.
+    var via: TraceGraph.Hop
   }
 
   /// A subject this thread has already made known to a recorder.
@@ -108,7 +108,8 @@ struct ThreadContext {
   /// Pushes a frame; the first frame on an empty stack sets the time of everything under it.
   @inline(__always)
   func push(
-    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, viaHop: Bool = false, fineTime: Bool
+    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: TraceGraph.Hop = .direct,
+    fineTime: Bool
   ) {
     let depth = state.pointee.depth
     if depth == 0 {
@@ -116,7 +117,7 @@ struct ThreadContext {
     } else if depth == state.pointee.capacity {
       grow()
     }
-    state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, viaHop: viaHop)
+    state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
     state.pointee.depth = depth + 1
   }
 
@@ -170,7 +171,7 @@ struct ThreadContext {
   /// How what happens now reached its cause: through a scheduler when a hop lies between it and
   /// the delivery it belongs to.
   var currentHop: TraceGraph.Hop {
-    currentDeliveryFrame?.viaHop == true ? .scheduler : .direct
+    currentDeliveryFrame?.via ?? .direct
   }
 
   /// The calling thread's context, made on first use and freed when the thread exits.

@@ -181,7 +181,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     context.push(.delivering, node: known.canonical, delivery: delivery, fineTime: timeline)
     let event = QueuedEvent(
       kind: .send, event: TraceGraph.EventKind(kind),
-      hop: parent?.viaHop == true ? .scheduler : .direct, thread: context.number,
+      hop: parent?.via ?? .direct, thread: context.number,
       delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
       cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
       cell: known.values)
@@ -194,7 +194,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     context.pop()
   }
 
-  public func hop() -> (any TraceHop)? {
+  public func hop(_ kind: TraceHopKind) -> (any TraceHop)? {
     let context = ThreadContext.current
     let frame = context.currentDeliveryFrame
     let subscribing: UInt64?
@@ -206,7 +206,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     guard frame != nil || subscribing != nil else { return nil }
     return CauseCarrier(
       delivery: frame.map { ($0.node, $0.delivery) }, subscribing: subscribing,
-      fineTime: timeline)
+      via: kind == .task ? .task : .scheduler, fineTime: timeline)
   }
 
   // MARK: Per event
@@ -359,11 +359,11 @@ final class NodeSubscription: TraceSubscription {
     let context = ThreadContext.current
     let parent = context.currentDeliveryFrame
     let cause = parent?.delivery ?? 0
-    let viaHop = parent?.viaHop ?? false
+    let via = parent?.via ?? .direct
     guard timeline else {
       // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
       context.push(
-        .delivering, node: record.subscriber, delivery: cause, viaHop: viaHop, fineTime: false)
+        .delivering, node: record.subscriber, delivery: cause, via: via, fineTime: false)
       record.count(at: context.time)
       if let values = record.values, kind == .next, record.reportsValues {
         recorder.enqueue(
@@ -383,7 +383,7 @@ final class NodeSubscription: TraceSubscription {
     let cell = recordsValues && kind == .next && record.reportsValues ? record.values : nil
     let event = QueuedEvent(
       kind: .delivery, event: TraceGraph.EventKind(kind),
-      hop: viaHop ? .scheduler : .direct, thread: context.number, delivery: delivery,
+      hop: via, thread: context.number, delivery: delivery,
       from: record.node, to: record.subscriber, cause: cause, time: now,
       cell: cell.map { Unmanaged.passUnretained($0) })
     if recordsValues {
@@ -444,11 +444,16 @@ final class TerminalSubscription: TraceSubscription {
 final class CauseCarrier: TraceHop {
   let delivery: (receiver: UInt64, id: UInt64)?
   let subscribing: UInt64?
+  let via: TraceGraph.Hop
   let fineTime: Bool
 
-  init(delivery: (receiver: UInt64, id: UInt64)?, subscribing: UInt64?, fineTime: Bool) {
+  init(
+    delivery: (receiver: UInt64, id: UInt64)?, subscribing: UInt64?, via: TraceGraph.Hop,
+    fineTime: Bool
+  ) {
     self.delivery = delivery
     self.subscribing = subscribing
+    self.via = via
     self.fineTime = fineTime
   }
 
@@ -457,8 +462,7 @@ final class CauseCarrier: TraceHop {
     let depth = context.depth
     if let delivery {
       context.push(
-        .hopped, node: delivery.receiver, delivery: delivery.id, viaHop: true,
-        fineTime: fineTime)
+        .hopped, node: delivery.receiver, delivery: delivery.id, via: via, fineTime: fineTime)
     }
     if let subscribing {
       context.push(.subscribing, node: subscribing, delivery: 0, fineTime: fineTime)

@@ -88,6 +88,33 @@ struct TraceRecorderHopTests {
     #expect(hopped.thread != root.thread)
   }
 
+  @Test("a bridge's Task carries the cause of the delivery that started it")
+  func taskHop() async throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let input = PublishSubject<Int>()
+    let output = PublishSubject<Int>()
+    let done = AsyncStream<Void>.makeStream()
+    let subscription =
+      input
+      .flatMapLatest { value in Single<Int>.task { value * 10 }.asObservable() }
+      .subscribe(onNext: {
+        output.onNext($0)
+        done.continuation.yield()
+      })
+    input.onNext(4)
+    var signals = done.stream.makeAsyncIterator()
+    _ = await signals.next()
+    subscription.dispose()
+    let graph = recorder.graph
+    let root = try #require(graph.deliveries.first { $0.cause == nil && $0.value == "4" })
+    let chain = try #require(graph.chain(of: root.id))
+    // send into input → (the task) → send into output, by the subscriber
+    #expect(chain.deliveries.map(\.value) == ["4", "40"])
+    #expect(chain.deliveries.map(\.hop) == [.direct, .task])
+  }
+
   @Test("a state binding's hop to the main queue carries the cause")
   @MainActor
   func bindingHop() async throws {

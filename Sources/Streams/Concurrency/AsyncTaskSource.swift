@@ -14,7 +14,8 @@ enum AsyncTaskSource {
     file: StaticString, line: UInt, body: @escaping Body<Element>
   ) -> Observable<Element> {
     Observable(kind: kind, upstreams: [], file: file, line: line) { observer in
-      let sink = GuardedSink(observer)
+      // What the task sends is caused by what was being delivered when it was subscribed.
+      let sink = GuardedSink(Tracing.carryingCause(intoTask: observer))
       let task: Task<Void, Never>
       switch (detached, delivery.isMainActor) {
       case (false, false):

@@ -49,13 +49,21 @@ public protocol StreamsTracer: AnyObject, Sendable {
     _ deliver: () -> Void)
 
   /// Called when work is handed to a scheduler or a task (`observe(on:)`, `delay`, `debounce`,
-  /// `subscribe(on:)`, a state binding's hop, a bridge's `Task`): return what carries the cause
-  /// of the work (the delivery under way on this thread) to where it runs, or `nil`. The default
-  /// returns `nil`.
-  func hop() -> (any TraceHop)?
+  /// `subscribe(on:)`, a state binding's hop: `.scheduler`; a bridge's `Task`: `.task`): return
+  /// what carries the cause of the work (the delivery under way on this thread) to where it runs,
+  /// or `nil`. The default returns `nil`.
+  func hop(_ kind: TraceHopKind) -> (any TraceHop)?
 }
 
-/// Carries the cause of scheduled work across a hop (see ``StreamsTracer/hop()``).
+/// How work reaches the place where it runs (see ``StreamsTracer/hop(_:)``).
+public enum TraceHopKind: Sendable {
+  /// Through a scheduler or a dispatch queue.
+  case scheduler
+  /// Into a `Task` started by an async bridge.
+  case task
+}
+
+/// Carries the cause of scheduled work across a hop (see ``StreamsTracer/hop(_:)``).
 public protocol TraceHop: AnyObject, Sendable {
   /// Runs `work` where the scheduler runs it, with the captured cause restored.
   func run(_ work: () -> Void)
@@ -66,7 +74,7 @@ extension StreamsTracer {
   public func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)? { nil }
 
   /// Carries nothing across hops.
-  public func hop() -> (any TraceHop)? { nil }
+  public func hop(_ kind: TraceHopKind) -> (any TraceHop)? { nil }
 
   /// Delivers what is sent into subjects without recording it.
   public func send(
@@ -269,7 +277,7 @@ public enum Tracing {
   static func carryingCause<State>(
     _ action: @escaping @Sendable (State) -> any Disposable
   ) -> @Sendable (State) -> any Disposable {
-    guard isInstalled, let hop = current?.hop() else { return action }
+    guard isInstalled, let hop = current?.hop(.scheduler) else { return action }
     return { state in
       var disposable: (any Disposable)?
       hop.run { disposable = action(state) }
@@ -280,8 +288,17 @@ public enum Tracing {
   /// `work`, made to run with the cause captured now restored when a tracer wants it.
   @inlinable
   static func carryingCause(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    guard isInstalled, let hop = current?.hop() else { return work }
+    guard isInstalled, let hop = current?.hop(.scheduler) else { return work }
     return { hop.run(work) }
+  }
+
+  /// `observer`, made to deliver with the cause captured now restored, for the events a bridge's
+  /// `Task` sends it; `observer` itself when no tracer wants it.
+  static func carryingCause<Element>(intoTask observer: AnyObserver<Element>)
+    -> AnyObserver<Element>
+  {
+    guard isInstalled, let hop = current?.hop(.task) else { return observer }
+    return AnyObserver { event in hop.run { observer.on(event) } }
   }
 
   /// Runs `subscribe` as the subscription of a terminal subscriber, traced when a tracer wants
