@@ -189,6 +189,9 @@ struct RecorderState {
   var live: [UInt64: TraceGraph.Subscription] = [:]
   var liveOwners: [UInt64: WeakOwner] = [:]
   var terminalOwners: [UInt64: WeakOwner] = [:]
+  /// The live subscriptions each terminal subscriber made, by the terminal's own (first) id: a
+  /// bag or an owner named later applies to them.
+  var madeByTerminal: [UInt64: [UInt64]] = [:]
   /// Every live traced subscription, whose counters are added to the graph when it is read and
   /// folded into it when the subscription ends.
   var records: [UInt64: SubscriptionRecord] = [:]
@@ -351,6 +354,7 @@ struct RecorderState {
           id: id, node: nodeID, subscriber: subscriberID, owner: terminal.owner,
           file: terminal.file, line: terminal.line)
         if let owner = terminalOwners[subscriberID] { liveOwners[id] = owner }
+        madeByTerminal[subscriberID, default: []].append(id)
       }
     }
     // A subject's values are recorded where they are sent, once for all its subscribers.
@@ -384,8 +388,43 @@ struct RecorderState {
       }
     }
     record.values?.release(by: record.id)
-    live[record.id] = nil
+    if live.removeValue(forKey: record.id) != nil,
+      var made = madeByTerminal.removeValue(forKey: record.subscriber)
+    {
+      made.removeAll { $0 == record.id }
+      if !made.isEmpty { madeByTerminal[record.subscriber] = made }
+    }
     liveOwners[record.id] = nil
+  }
+
+  /// Records that the live subscriptions of the terminal subscriber first recorded as
+  /// `terminal` are kept in a bag made at `file`:`line`: the type that file names owns them,
+  /// unless their owner is an object (a `with:` object, ``Disposable/owned(by:)``).
+  mutating func park(terminal: UInt64, inBagMadeAt file: String, line: UInt) {
+    let bag = TraceGraph.Bag(file: file, line: line, owner: Self.ownerFromFile(file))
+    var anyOwnedByBag = false
+    for id in madeByTerminal[terminal] ?? [] {
+      live[id]?.bag = bag
+      if liveOwners[id] == nil, let owner = bag.owner {
+        live[id]?.owner = owner
+        anyOwnedByBag = true
+      }
+    }
+    if anyOwnedByBag, terminalOwners[terminal] == nil, let owner = bag.owner {
+      nodes[canonicalID(terminal)]?.owner = owner
+    }
+  }
+
+  /// Records that `owner` owns the live subscriptions of the terminal subscriber first recorded
+  /// as `terminal`: they are leaks if they outlive it.
+  mutating func own(terminal: UInt64, by owner: AnyObject) {
+    let name = String(describing: type(of: owner))
+    let weak = WeakOwner(owner)
+    for id in madeByTerminal[terminal] ?? [] where live[id] != nil {
+      live[id]?.owner = name
+      liveOwners[id] = weak
+    }
+    nodes[canonicalID(terminal)]?.owner = name
   }
 
   /// Takes in what the threads queued since the last drain.

@@ -115,8 +115,9 @@ public enum TraceCommand {
     (
       "leaks", "live subscriptions whose owner is gone",
       "streams-trace leaks DUMP",
-      "Lists each leaked subscription with its owner and subscribe site; exits 1 when there\n"
-        + "is one."
+      "Lists each leaked subscription with its owner and subscribe site, then the live\n"
+        + "subscriptions kept in another type's DisposeBag (leaks waiting for their maker to go);\n"
+        + "exits 1 when there is a leak."
     ),
     (
       "chain", "what one event set off, across files",
@@ -536,14 +537,16 @@ struct Run {
     try arguments.expectPositional(["DUMP"])
     let graph = try load(arguments.positional[0])
     let leaks = graph.leaks()
-    guard !leaks.isEmpty else {
-      try emit("no leaks", to: nil)
-      return .success
+    var lines =
+      leaks.isEmpty
+      ? ["no leaks"] : ["leaked subscriptions (owner gone, still live):"] + leaks.map { "  \($0)" }
+    let held = graph.heldElsewhere()
+    if !held.isEmpty {
+      lines += ["kept in another type's bag (they live as long as that object):"]
+      lines += held.map { "  \($0)" }
     }
-    try emit(
-      (["leaked subscriptions (owner gone, still live):"] + leaks.map { "  \($0)" })
-        .joined(separator: "\n"), to: nil)
-    return .found
+    try emit(lines.joined(separator: "\n"), to: nil)
+    return leaks.isEmpty ? .success : .found
   }
 
   mutating func chain(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {

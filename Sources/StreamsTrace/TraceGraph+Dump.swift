@@ -49,7 +49,8 @@ extension TraceGraph {
   /// - Subscription: `id` (uint64), `node` (uint64, the node subscribed to), `subscriber` (uint64,
   ///   the subscribing node), `owner` (optional string), `ownerGone` (bool, `true` for a leak: the
   ///   owner is gone and the subscription is live), `file` (string), `line` (uint): where it was
-  ///   made.
+  ///   made; `bag` (optional object: `file`, `line`, optional `owner`), the `DisposeBag` that keeps
+  ///   it.
   /// - Delivery: `id` (uint64, increasing with time), `from`, `to` (uint64 node ids), `event`
   ///   (`"next"`, `"error"` or `"completed"`), `cause` (optional uint64, the delivery that caused
   ///   this one; absent for a root event), `hop` (`"direct"`, `"scheduler"` or `"task"`), `thread`
@@ -249,6 +250,17 @@ private struct DumpWriter {
     string(subscription.file)
     raw(",\"line\":")
     unsigned(UInt64(subscription.line))
+    if let bag = subscription.bag {
+      raw(",\"bag\":{\"file\":")
+      string(bag.file)
+      raw(",\"line\":")
+      unsigned(UInt64(bag.line))
+      if let owner = bag.owner {
+        raw(",\"owner\":")
+        string(owner)
+      }
+      raw("}")
+    }
     raw("}")
   }
 
@@ -1070,7 +1082,20 @@ private struct DumpDecoder {
       owner: try optionalString("owner", in: fields),
       ownerGone: try bool("ownerGone", in: fields),
       file: try string("file", in: fields),
-      line: try unsigned("line", in: fields))
+      line: try unsigned("line", in: fields),
+      bag: try optional("bag", in: fields).map { (value) throws(TraceDumpError) in
+        try bag(value, at: fields.path.appending("bag"))
+      })
+  }
+
+  private func bag(_ value: JSONValue, at path: DecodePath) throws(TraceDumpError)
+    -> TraceGraph.Bag
+  {
+    let fields = try object(value, at: path, expected: "a bag object")
+    return TraceGraph.Bag(
+      file: try string("file", in: fields),
+      line: try unsigned("line", in: fields),
+      owner: try optionalString("owner", in: fields))
   }
 
   private func delivery(_ value: JSONValue, at path: DecodePath) throws(TraceDumpError)

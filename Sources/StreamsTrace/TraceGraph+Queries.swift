@@ -178,6 +178,37 @@ extension TraceGraph {
     }
   }
 
+  /// The live subscriptions kept in a `DisposeBag` of another type than the one whose file made
+  /// them: they live as long as that other object, not as long as the code that subscribed
+  /// (a subscription parked in a longer-lived object's bag is a leak waiting for the object that
+  /// made it to go), by ascending subscription id.
+  ///
+  /// ```swift
+  /// for held in graph.heldElsewhere() { print(held) }
+  /// // Prints "held elsewhere: subscribe Banner.swift:14 (Banner) subscribes to PublishSubject
+  /// //   Analytics.swift:8 (Analytics) and is kept by Analytics' bag (Analytics.swift:6), so it
+  /// //   lives as long as Analytics"
+  /// ```
+  ///
+  /// - Returns: One ``HeldElsewhere`` per live subscription whose ``Subscription/bag`` names an
+  ///   owner other than the type its own file names.
+  public func heldElsewhere() -> [HeldElsewhere] {
+    var byID: [UInt64: Node] = [:]
+    for node in nodes where byID[node.id] == nil {
+      byID[node.id] = node
+    }
+    return subscriptions.sorted { $0.id < $1.id }.compactMap { subscription in
+      guard let bag = subscription.bag, let holder = bag.owner,
+        let maker = RecorderState.ownerFromFile(subscription.file), maker != holder
+      else { return nil }
+      return HeldElsewhere(
+        subscription: subscription.id, madeBy: maker, bag: bag, file: subscription.file,
+        line: subscription.line,
+        nodeLabel: Self.describe(byID[subscription.node], id: subscription.node),
+        subscriberLabel: Self.describe(byID[subscription.subscriber], id: subscription.subscriber))
+    }
+  }
+
   /// The nodes declared but never subscribed to: dead code, or a subject nobody reads.
   ///
   /// Terminal subscribers are left out: nothing subscribes to them.
@@ -250,6 +281,29 @@ extension TraceGraph {
     public var description: String {
       "leak: \(owner ?? "an unknown owner") is gone but \(subscriberLabel) still subscribes to "
         + "\(nodeLabel), subscribed at \(file):\(line)"
+    }
+  }
+
+  /// A live subscription kept in another type's bag (``TraceGraph/heldElsewhere()``).
+  public struct HeldElsewhere: Sendable, Equatable, CustomStringConvertible {
+    /// The subscription's id.
+    public var subscription: UInt64
+    /// The type whose file made the subscription.
+    public var madeBy: String
+    /// The bag that keeps it.
+    public var bag: Bag
+    /// Where the subscription was made.
+    public var file: String
+    public var line: UInt
+    /// The subscribed node and the subscriber as ``TraceGraph/describe(node:)`` prints them.
+    public var nodeLabel: String
+    public var subscriberLabel: String
+
+    /// One line: what listens to what, whose bag keeps it, and what that means.
+    public var description: String {
+      let holder = bag.owner ?? "another object"
+      return "held elsewhere: \(subscriberLabel) subscribes to \(nodeLabel) and is kept by "
+        + "\(holder)' bag (\(bag.file):\(bag.line)), so it lives as long as \(holder)"
     }
   }
 

@@ -165,11 +165,13 @@ extension TraceGraph {
     /// Where the subscription was made (`#fileID`, `#line`).
     public var file: String
     public var line: UInt
+    /// The `DisposeBag` that keeps the subscription, if it went into one.
+    public var bag: Bag?
 
     /// A subscription with the given fields.
     public init(
       id: UInt64, node: UInt64, subscriber: UInt64, owner: String? = nil, ownerGone: Bool = false,
-      file: String, line: UInt
+      file: String, line: UInt, bag: Bag? = nil
     ) {
       self.id = id
       self.node = node
@@ -178,6 +180,24 @@ extension TraceGraph {
       self.ownerGone = ownerGone
       self.file = file
       self.line = line
+      self.bag = bag
+    }
+  }
+
+  /// A `DisposeBag` that keeps a subscription: where it was made, and the type that file names.
+  public struct Bag: Sendable, Equatable {
+    /// The file (`#fileID`) of the call that made the bag.
+    public var file: String
+    /// The line of that call.
+    public var line: UInt
+    /// The type that owns the bag, named by its file (`App/Analytics.swift` → `Analytics`).
+    public var owner: String?
+
+    /// A bag with the given fields.
+    public init(file: String, line: UInt, owner: String? = nil) {
+      self.file = file
+      self.line = line
+      self.owner = owner
     }
   }
 

@@ -436,6 +436,21 @@ final class TerminalSubscription: TraceSubscription {
   }
 
   func disposed() {}
+
+  func parked(inBagMadeAt file: String, line: UInt) {
+    recorder.withState { state in state.park(terminal: node, inBagMadeAt: file, line: line) }
+  }
+
+  func owned(by owner: AnyObject) {
+    // The previous weak reference (if any) is released after unlocking.
+    let previous = recorder.withState { state -> [WeakOwner] in
+      let made = state.madeByTerminal[node] ?? []
+      let previous = made.compactMap { state.liveOwners[$0] }
+      state.own(terminal: node, by: owner)
+      return previous
+    }
+    withExtendedLifetime(previous) {}
+  }
 }
 
 /// The cause of work handed to a scheduler, restored where the work runs: the delivery under

@@ -99,6 +99,13 @@ public protocol TraceSubscription: AnyObject, Sendable {
   func subscribed()
   /// The subscription was disposed.
   func disposed()
+  /// The disposable of this terminal subscriber's subscription was added to a `DisposeBag` made
+  /// at `file`:`line` (`bag.insert`, `disposed(by:)`): the object that holds that bag owns the
+  /// subscription. Called on the inserting thread, any number of times.
+  func parked(inBagMadeAt file: String, line: UInt)
+  /// Code named `owner` the owner of this terminal subscriber's subscription
+  /// (``Disposable/owned(by:)``); the tracer may hold it weakly to tell when it is gone.
+  func owned(by owner: AnyObject)
 }
 
 extension TraceSubscription {
@@ -108,6 +115,10 @@ extension TraceSubscription {
   public func subscribing() {}
   /// Does nothing.
   public func subscribed() {}
+  /// Does nothing.
+  public func parked(inBagMadeAt file: String, line: UInt) {}
+  /// Does nothing.
+  public func owned(by owner: AnyObject) {}
 }
 
 /// What kind of event a tracer is told about.
@@ -316,6 +327,65 @@ public enum Tracing {
     recorder.subscribing()
     let disposable = subscribe()
     recorder.subscribed()
-    return disposable
+    return TracedTerminalDisposable(disposable, trace: recorder)
+  }
+
+  /// Tells the tracer of a traced terminal subscription that `disposable` went into `bag`.
+  static func parked(_ disposable: any Disposable, in bag: DisposeBag) {
+    guard let traced = disposable as? TracedTerminalDisposable else { return }
+    traced.trace.parked(inBagMadeAt: "\(bag.file)", line: bag.line)
+  }
+}
+
+/// The disposable of a traced terminal subscription (``Tracing/terminal(kind:file:line:upstream:owner:_:)``):
+/// disposes the subscription's own, and lets `DisposeBag` and ``Disposable/owned(by:)`` tell the
+/// tracer who owns the subscription.
+///
+/// It keeps the subscription's own disposable, which lets go of the subscriber's closures when
+/// the subscription ends, and the tracer's record, which holds no user object strongly.
+@usableFromInline
+final class TracedTerminalDisposable: Cancelable {
+  let disposable: any Disposable
+  let trace: any TraceSubscription
+
+  init(_ disposable: any Disposable, trace: any TraceSubscription) {
+    self.disposable = disposable
+    self.trace = trace
+  }
+
+  @usableFromInline
+  var isDisposed: Bool { (disposable as? any Cancelable)?.isDisposed ?? false }
+
+  @usableFromInline
+  func dispose() { disposable.dispose() }
+}
+
+extension Disposable {
+  /// Names `owner` as the owner of this subscription for a tracer, and returns the subscription.
+  ///
+  /// A tracer (`StreamsTrace`) already knows the owner of a `subscribe(with:)` subscription (its
+  /// `with:` object) and of one kept in a `DisposeBag` (the type whose file made the bag). Name it
+  /// where neither says who the subscription belongs to: a subscription parked in another
+  /// object's bag, or kept in a property. The tracer holds `owner` weakly and reports the
+  /// subscription as a leak if it is still live once `owner` is gone.
+  ///
+  /// ```swift
+  /// analytics.events
+  ///   .subscribe(onNext: { [weak self] in self?.show($0) })
+  ///   .owned(by: self)
+  ///   .disposed(by: analytics.bag)
+  /// ```
+  ///
+  /// With no tracer installed it does nothing but return the subscription (one atomic load); it
+  /// never changes when the subscription ends.
+  ///
+  /// - Parameter owner: The object the subscription belongs to.
+  /// - Returns: This subscription.
+  @discardableResult
+  public func owned(by owner: AnyObject) -> Self {
+    if Tracing.isInstalled, let traced = self as? TracedTerminalDisposable {
+      traced.trace.owned(by: owner)
+    }
+    return self
   }
 }

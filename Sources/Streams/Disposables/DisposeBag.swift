@@ -10,6 +10,9 @@
 /// ```
 ///
 /// To cancel everything early, replace the bag: `disposeBag = DisposeBag()`.
+///
+/// A bag remembers where it was made (`#fileID` and `#line`, default arguments that cost nothing
+/// at the call site), so that a tracer can name the type that owns each subscription it holds.
 public final class DisposeBag: Sendable {
   private struct State {
     var disposables: [any Disposable] = []
@@ -17,30 +20,44 @@ public final class DisposeBag: Sendable {
   }
 
   private let state = Locked(State())
+  /// Where the bag was made: the file names the type that owns it (by convention).
+  let file: StaticString
+  let line: UInt
 
   /// An empty bag.
-  public init() {}
+  public init(file: StaticString = #fileID, line: UInt = #line) {
+    self.file = file
+    self.line = line
+  }
 
   /// A bag holding `disposables`.
-  public convenience init(disposing disposables: any Disposable...) {
-    self.init()
+  public convenience init(
+    disposing disposables: any Disposable..., file: StaticString = #fileID, line: UInt = #line
+  ) {
+    self.init(file: file, line: line)
     insert(disposables)
   }
 
   /// A bag holding the disposables the builder returns.
-  public convenience init(@DisposableBuilder builder: () -> [any Disposable]) {
-    self.init()
+  public convenience init(
+    file: StaticString = #fileID, line: UInt = #line,
+    @DisposableBuilder builder: () -> [any Disposable]
+  ) {
+    self.init(file: file, line: line)
     insert(builder())
   }
 
   /// A bag holding `disposables`.
-  public convenience init(disposing disposables: [any Disposable]) {
-    self.init()
+  public convenience init(
+    disposing disposables: [any Disposable], file: StaticString = #fileID, line: UInt = #line
+  ) {
+    self.init(file: file, line: line)
     insert(disposables)
   }
 
   /// Adds `disposable` to the bag.
   public func insert(_ disposable: any Disposable) {
+    if Tracing.isInstalled { Tracing.parked(disposable, in: self) }
     let disposeNow = state.withLock { state -> Bool in
       if state.isDisposed { return true }
       state.disposables.append(disposable)
@@ -61,6 +78,9 @@ public final class DisposeBag: Sendable {
 
   /// Adds `disposables` to the bag.
   public func insert(_ disposables: [any Disposable]) {
+    if Tracing.isInstalled {
+      for disposable in disposables { Tracing.parked(disposable, in: self) }
+    }
     let disposeNow = state.withLock { state -> Bool in
       if state.isDisposed { return true }
       state.disposables.append(contentsOf: disposables)

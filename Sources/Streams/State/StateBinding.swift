@@ -97,13 +97,12 @@ final class StateBinding<Element: Sendable>: Sendable {
     binding.start(sink: sink, attach: attach)
     handle.setDisposable(sink)
     if Tracing.isInstalled {
-      _ = Tracing.terminal(
+      return Tracing.terminal(
         kind: "bind(to: state)", file: file, line: line, upstream: source.traceID, owner: nil
       ) {
         sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
         return handle
       }
-      return handle
     }
     sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
     return handle
