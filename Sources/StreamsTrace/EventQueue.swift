@@ -29,16 +29,14 @@ struct QueuedEvent {
 }
 
 /// An element or error kept for the trace, to be described when the graph is read, on the
-/// reading thread.
-///
-/// `@unchecked Sendable`: it holds what the tracing hook's `value` closure made: a plain value
-/// (no references) or a string, whose description reads only its own copy, or the description
-/// of anything else, made on the thread that delivered it.
-struct Payload: @unchecked Sendable {
-  let value: Any
+/// reading thread (see ``TraceValue``: a plain value's bytes, a string, or a description made
+/// on the thread that delivered it).
+struct Payload: Sendable {
+  let value: TraceValue
 
   /// The event's element or error; `nil` for a completion.
-  init?(_ make: () -> Any?) {
+  @inline(__always)
+  init?(_ make: () -> TraceValue?) {
     guard let value = make() else { return nil }
     self.value = value
   }

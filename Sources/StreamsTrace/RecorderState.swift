@@ -592,10 +592,10 @@ struct RecorderState {
     func described() -> TraceGraph {
       var graph = self.graph
       for index in graph.nodes.indices {
-        graph.nodes[index].recentValues = nodeValues[index].map { String(describing: $0.value) }
+        graph.nodes[index].recentValues = nodeValues[index].map { $0.value.description }
       }
       for index in deliveryValues.indices {
-        graph.deliveries[index].value = deliveryValues[index].map { String(describing: $0.value) }
+        graph.deliveries[index].value = deliveryValues[index].map { $0.value.description }
       }
       return graph
     }

@@ -170,8 +170,8 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   }
 
   public func send(
-    _ kind: TraceEventKind, value: () -> Any?, into subject: UInt64, node: () -> TraceNode,
-    _ deliver: () -> Void
+    _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,
+    node: () -> TraceNode, _ deliver: () -> Void
   ) {
     let context = ThreadContext.current
     _ = queue(of: context)
@@ -282,7 +282,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// Queues `event` with the element `value` makes (see ``enqueue(_:in:)``); without one when
   /// it makes none.
   @inline(__always)
-  func enqueue(_ event: QueuedEvent, value: () -> Any?, in context: ThreadContext) {
+  func enqueue(_ event: QueuedEvent, value: () -> TraceValue?, in context: ThreadContext) {
     guard let payload = Payload(value) else { return enqueue(event, in: context) }
     if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event, value: payload) }) { return }
     withState { state in state.drain() }
@@ -355,8 +355,15 @@ final class NodeSubscription: TraceSubscription {
     self.recordsValues = recorder.configuration.recentValues > 0
   }
 
-  func event(_ kind: TraceEventKind, value: () -> Any?) {
+  func deliver(_ kind: TraceEventKind, value: () -> TraceValue?, _ body: () -> Void) {
     let context = ThreadContext.current
+    event(kind, value: value, in: context)
+    body()
+    context.pop()
+  }
+
+  @inline(__always)
+  private func event(_ kind: TraceEventKind, value: () -> TraceValue?, in context: ThreadContext) {
     let parent = context.currentDeliveryFrame
     let cause = parent?.delivery ?? 0
     let via = parent?.via ?? .direct
@@ -393,10 +400,6 @@ final class NodeSubscription: TraceSubscription {
     }
   }
 
-  func delivered() {
-    ThreadContext.current.pop()
-  }
-
   func subscribing() {
     ThreadContext.current.push(
       .subscribing, node: record.node, delivery: 0, fineTime: recorder.configuration.timeline)
@@ -423,7 +426,9 @@ final class TerminalSubscription: TraceSubscription {
     self.node = node
   }
 
-  func event(_ kind: TraceEventKind, value: () -> Any?) {}
+  func deliver(_ kind: TraceEventKind, value: () -> TraceValue?, _ body: () -> Void) {
+    body()
+  }
 
   func subscribing() {
     ThreadContext.current.push(

@@ -193,9 +193,7 @@ public class Observable<Element>: ObservableType {
     recorder.subscribing()
     let disposable = produce(
       AnyObserver { event in
-        recorder.event(event.traceKind, value: { event.traceValue() })
-        observer.on(event)
-        recorder.delivered()
+        recorder.deliver(event.traceKind, value: { event.traceValue() }) { observer.on(event) }
       })
     recorder.subscribed()
     // The tracer hears of the disposal before it propagates upstream, so a trace reads in the

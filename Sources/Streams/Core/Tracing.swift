@@ -38,15 +38,13 @@ public protocol StreamsTracer: AnyObject, Sendable {
   /// - Parameters:
   ///   - kind: What is sent.
   ///   - value: Makes the element of a `next` or the error of an `error` (`nil` for a
-  ///     completion), for a tracer that records values: a plain value (no references) or a
-  ///     string as it is, to be described later; anything else described now
-  ///     (`String(describing:)`), on the sending thread, since its description may read state
-  ///     that thread changes. Nothing is made unless it is called.
+  ///     completion) as a ``TraceValue``, for a tracer that records values. Nothing is made
+  ///     unless it is called.
   ///   - subject: The subject's ``TraceNode/id``; `node` describes it (made only when called).
   ///   - deliver: Delivers the event to the subject's observers.
   func send(
-    _ kind: TraceEventKind, value: () -> Any?, into subject: UInt64, node: () -> TraceNode,
-    _ deliver: () -> Void)
+    _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,
+    node: () -> TraceNode, _ deliver: () -> Void)
 
   /// Called when work is handed to a scheduler or a task (`observe(on:)`, `delay`, `debounce`,
   /// `subscribe(on:)`, a state binding's hop: `.scheduler`; a bridge's `Task`: `.task`): return
@@ -78,8 +76,8 @@ extension StreamsTracer {
 
   /// Delivers what is sent into subjects without recording it.
   public func send(
-    _ kind: TraceEventKind, value: () -> Any?, into subject: UInt64, node: () -> TraceNode,
-    _ deliver: () -> Void
+    _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,
+    node: () -> TraceNode, _ deliver: () -> Void
   ) {
     deliver()
   }
@@ -87,12 +85,11 @@ extension StreamsTracer {
 
 /// Receives what one traced subscription of a node sees.
 public protocol TraceSubscription: AnyObject, Sendable {
-  /// The node emitted an event of `kind` to this subscriber (called before the subscriber
-  /// receives it); `value` makes its element or error, as for
-  /// ``StreamsTracer/send(_:value:into:node:_:)``, only when called.
-  func event(_ kind: TraceEventKind, value: () -> Any?)
-  /// The subscriber has returned from handling the event last announced with ``event(_:)``.
-  func delivered()
+  /// The node emits an event of `kind` to this subscriber: `body` hands it to the subscriber and
+  /// must be called once; what the subscriber does meanwhile happens during this delivery.
+  /// `value` makes its element or error, as for ``StreamsTracer/send(_:value:into:node:_:)``,
+  /// only when called.
+  func deliver(_ kind: TraceEventKind, value: () -> TraceValue?, _ body: () -> Void)
   /// The node is about to subscribe to its upstreams for this subscription.
   func subscribing()
   /// The node has subscribed to its upstreams (or the terminal subscriber to its source).
@@ -109,8 +106,6 @@ public protocol TraceSubscription: AnyObject, Sendable {
 }
 
 extension TraceSubscription {
-  /// Does nothing.
-  public func delivered() {}
   /// Does nothing.
   public func subscribing() {}
   /// Does nothing.
@@ -140,12 +135,72 @@ extension Event {
   /// The element or error, as a tracer keeps it (see ``StreamsTracer/send(_:value:into:node:_:)``);
   /// `nil` for a completion.
   @inlinable
-  func traceValue() -> Any? {
+  func traceValue() -> TraceValue? {
     switch self {
-    case .next(let element): Tracing.traceValue(element)
-    case .error(let error): String(describing: error)
+    case .next(let element): TraceValue(element)
+    case .error(let error): TraceValue(description: String(describing: error))
     case .completed: nil
     }
+  }
+}
+
+/// An element or error as a tracer keeps it, ready to be described later on another thread.
+///
+/// A plain value (no references: numbers, `Bool`, enums and structs of them) of up to 16 bytes
+/// is kept as its bytes and its type, without boxing; a `String` is kept as it is; anything
+/// else (objects, existentials, collections, values holding references, larger plain values) is
+/// described when it is made (`String(describing:)`), on the delivering thread, since a later
+/// description could read state that another thread changes, and would keep objects alive.
+///
+/// ```swift
+/// print(TraceValue(42), TraceValue("hi"), TraceValue([1, 2]))
+/// // Prints "42 hi [1, 2]"
+/// ```
+///
+/// `@unchecked Sendable`: its fields are immutable; the type is a metatype (immutable, global)
+/// of a value with no references, whose bytes are the other field.
+public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
+  @usableFromInline let type: (any Any.Type)?
+  @usableFromInline let words: (UInt64, UInt64)
+  @usableFromInline let text: String?
+
+  /// Keeps `value`: its bytes when it is a plain value of up to 16 bytes, itself when it is a
+  /// string, its description otherwise.
+  @inlinable
+  public init<Value>(_ value: Value) {
+    if _isPOD(Value.self), MemoryLayout<Value>.size <= 16, MemoryLayout<Value>.alignment <= 8 {
+      var words: (UInt64, UInt64) = (0, 0)
+      withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
+      self.init(type: Value.self, words: words, text: nil)
+    } else if Value.self == String.self {
+      self.init(type: nil, words: (0, 0), text: unsafeBitCast(value, to: String.self))
+    } else {
+      self.init(type: nil, words: (0, 0), text: String(describing: value))
+    }
+  }
+
+  /// A value already described.
+  @inlinable
+  public init(description: String) {
+    self.init(type: nil, words: (0, 0), text: description)
+  }
+
+  @inlinable
+  init(type: (any Any.Type)?, words: (UInt64, UInt64), text: String?) {
+    self.type = type
+    self.words = words
+    self.text = text
+  }
+
+  /// The value's description (`String(describing:)`), made now for a plain value.
+  public var description: String {
+    if let text { return text }
+    guard let type else { return "" }
+    return Self.describe(type, words)
+  }
+
+  private static func describe<Value>(_ type: Value.Type, _ words: (UInt64, UInt64)) -> String {
+    withUnsafeBytes(of: words) { String(describing: $0.load(as: Value.self)) }
   }
 }
 
@@ -268,18 +323,6 @@ public enum Tracing {
     tracer.send(
       event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
       node: { subject.traceNode }, deliver)
-  }
-
-  /// `value`, ready to be described later on another thread: itself when it holds no references
-  /// (a plain value: numbers, enums and structs of them) or is a string; its description now
-  /// otherwise (objects, existentials, collections, values holding references), since a later
-  /// description could read state that another thread changes, and would keep objects alive.
-  @inlinable
-  static func traceValue<Value>(_ value: Value) -> Any {
-    if _isPOD(Value.self) || Value.self == String.self || Value.self == Substring.self {
-      return value
-    }
-    return String(describing: value)
   }
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`

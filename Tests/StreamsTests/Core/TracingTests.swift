@@ -33,9 +33,10 @@ private final class RecordingTracer: StreamsTracer, @unchecked Sendable {
       self.kind = kind
       self.tracer = tracer
     }
-    func event(_ event: TraceEventKind, value: () -> Any?) {
+    func deliver(_ event: TraceEventKind, value: () -> TraceValue?, _ body: () -> Void) {
       let element = value().map { "(\($0))" } ?? ""
       tracer.record("\(kind) \(event)\(element)")
+      body()
     }
     func disposed() { tracer.record("dispose \(kind)") }
   }
@@ -150,5 +151,53 @@ extension TracingTests {
     #expect(tracer.lines.contains("dispose map"))
     #expect(tracer.lines.contains("dispose just"))
     subscription.dispose()
+  }
+}
+
+@Suite("TraceValue")
+struct TraceValueTests {
+  enum Mode: CustomStringConvertible {
+    case idle
+    case busy(Int)
+    var description: String {
+      switch self {
+      case .idle: "idle"
+      case .busy(let count): "busy \(count)"
+      }
+    }
+  }
+
+  struct Point { var x: Int32, y: Int32 }
+
+  final class Box: CustomStringConvertible {
+    var name = "first"
+    var description: String { "Box(\(name))" }
+  }
+
+  @Test("plain values up to 16 bytes are kept as bytes and described when asked")
+  func plainValues() {
+    #expect(TraceValue(42).description == "42")
+    #expect(TraceValue(-1.5).description == "-1.5")
+    #expect(TraceValue(true).description == "true")
+    #expect(TraceValue(Mode.busy(3)).description == "busy 3")
+    #expect(TraceValue(Mode.idle).description == "idle")
+    #expect(TraceValue(Int?.none).description == "nil")
+    #expect(TraceValue(Int?.some(7)).description == "Optional(7)")
+    #expect(TraceValue(Point(x: 1, y: -2)).description == "Point(x: 1, y: -2)")
+    #expect(TraceValue((UInt64.max, UInt64(1))).description == "(18446744073709551615, 1)")
+  }
+
+  @Test("strings are kept; objects, collections and larger values are described when kept")
+  func describedNow() {
+    #expect(TraceValue("hi").description == "hi")
+    #expect(TraceValue("hi".dropFirst()).description == "i")
+    #expect(TraceValue([1, 2]).description == "[1, 2]")
+    #expect(TraceValue((1, 2, 3)).description == "(1, 2, 3)")
+    let box = Box()
+    let kept = TraceValue(box)
+    box.name = "changed"
+    // Described when kept: a later change of the object does not show, and it is not retained.
+    #expect(kept.description == "Box(first)")
+    #expect(TraceValue(description: "error!").description == "error!")
   }
 }
