@@ -98,17 +98,15 @@ final class NodeValues: @unchecked Sendable {
     return values
   }
 
-  /// Remembers `value`; returns the value it displaced, to be released after unlocking.
-  func remember(_ value: consuming Payload) -> Payload? {
-    guard limit > 0 else { return value }
+  /// Remembers `value`, dropping the oldest once the ring is full.
+  func remember(_ value: consuming Payload) {
+    guard limit > 0 else { return }
     if ring.count < limit {
       ring.append(value)
-      return nil
+      return
     }
-    let displaced = ring[head]
     ring[head] = value
-    head = (head + 1) % limit
-    return displaced
+    head = head + 1 == limit ? 0 : head + 1
   }
 
   /// The values, oldest first.
@@ -211,8 +209,6 @@ struct RecorderState {
   var nextSubscription: UInt64 = 1
   /// The threads' queues of what they recorded without the lock.
   var queues: [EventQueue] = []
-  /// Values displaced under the lock, to be released after unlocking (a `deinit` is user code).
-  var garbage: [Payload] = []
 
   init(configuration: TraceConfiguration) {
     self.configuration = configuration
@@ -286,7 +282,7 @@ struct RecorderState {
     nodes[new]?.eventCount += merged.eventCount
     if let oldValues = values[old], let newValues = values[new]?.target, oldValues !== newValues {
       for value in oldValues.removeAll() {
-        if let displaced = newValues.remember(value) { garbage.append(displaced) }
+        newValues.remember(value)
       }
       oldValues.forward = newValues
     }
@@ -445,27 +441,24 @@ struct RecorderState {
 
   /// Takes in one queued event and its value (moved out of the queue here).
   private mutating func apply(_ event: QueuedEvent, _ queued: UnsafeMutablePointer<Payload>?) {
-    // An element is either kept (by its node, by the ring) or released with the garbage, after
-    // unlocking.
+    // An element is kept by its node, by the ring, or dropped; dropping one under the lock runs
+    // no user code (a ``TraceValue`` holds plain bytes or a string).
     let toRing = event.kind != .value && configuration.recentDeliveries > 0
     if let queued {
       // One copy when both the node and the ring keep it; otherwise moved where it goes.
       if let cell = event.cell {
         let kept = toRing ? queued.pointee : queued.move()
-        if let displaced = cell._withUnsafeGuaranteedRef({ $0.target.remember(kept) }) {
-          garbage.append(displaced)
-        }
+        cell._withUnsafeGuaranteedRef { $0.target.remember(kept) }
         if toRing { record(event, value: queued.move()) }
       } else if toRing {
         record(event, value: queued.move())
       } else {
-        garbage.append(queued.move())
+        queued.deinitialize(count: 1)
       }
     } else if toRing {
       let position = record(event)
-      if position < ringValues.count, let displaced = ringValues[position] {
+      if position < ringValues.count {
         ringValues[position] = nil
-        garbage.append(displaced)
       } else if position == ringValues.count, configuration.recentValues > 0 {
         ringValues.append(nil)
       }
@@ -481,14 +474,10 @@ struct RecorderState {
   /// Puts a send or a delivery in the ring, with its value when values are kept.
   private mutating func record(_ event: QueuedEvent, value: consuming Payload) {
     let position = record(event)
-    guard configuration.recentValues > 0 else {
-      garbage.append(value)
-      return
-    }
+    guard configuration.recentValues > 0 else { return }
     if position == ringValues.count {
       ringValues.append(value)
     } else {
-      if let displaced = ringValues[position] { garbage.append(displaced) }
       ringValues[position] = value
     }
   }

@@ -59,9 +59,6 @@ struct ThreadContext {
     var currentQueue: Unmanaged<EventQueue>?
     /// The first attachment's subjects; the others' are kept in their attachments.
     var knownSubjects = [KnownSubject](repeating: KnownSubject(), count: knownSubjectSlots)
-    /// Values this thread took out of a recorder's lock, to release after unlocking; kept empty
-    /// with its capacity between uses.
-    var garbage: [Payload] = []
     /// A small number naming the thread, in the order threads were first seen.
     let number: UInt32
 

@@ -130,24 +130,11 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     }
   }
 
-  /// Runs `body` on the state under the lock, then releases outside the lock what it displaced.
+  /// Runs `body` on the state under the lock. What the state drops there runs no user code:
+  /// values are ``TraceValue``s (plain bytes or strings), and owners are held weakly.
   @discardableResult
   func withState<Result>(_ body: (inout RecorderState) -> Result) -> Result {
-    // The thread's spare array takes the garbage out of the lock and gives the state an empty
-    // array with capacity back, so that steady recording allocates nothing here.
-    let context = ThreadContext.current
-    let result = state.withLock { state in
-      let result = body(&state)
-      swap(&context.state.pointee.garbage, &state.garbage)
-      return result
-    }
-    guard !context.state.pointee.garbage.isEmpty else { return result }
-    // Out of the thread's slot first: a released value's deinit may record again.
-    var garbage: [Payload] = []
-    swap(&garbage, &context.state.pointee.garbage)
-    garbage.removeAll(keepingCapacity: true)
-    if context.state.pointee.garbage.isEmpty { swap(&garbage, &context.state.pointee.garbage) }
-    return result
+    state.withLock { state in body(&state) }
   }
 
   // MARK: StreamsTracer
@@ -254,8 +241,6 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let queue = state.pointee.attachments[0].queueRef
     state.pointee.currentQueue = queue
     if let created {
-      // Registered once the thread is attached: the lock's released garbage may run user code
-      // that records here.
       withState { recorderState in
         // Queues whose threads are gone or moved on, and that hold nothing more, are forgotten.
         recorderState.queues.removeAll { $0.isAbandoned && $0.isEmpty }
@@ -270,8 +255,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   /// Queues `event` on the calling thread's queue to this recorder; when the queue is full,
   /// takes everything queued in under the lock first. The queue is looked up here, after any user
-  /// code (a `description`) has run, and again after the drain, whose released garbage may run
-  /// user code too.
+  /// code (a `description`) has run, and again after the drain.
   @inline(__always)
   func enqueue(_ event: QueuedEvent, in context: ThreadContext) {
     if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
