@@ -4,10 +4,10 @@ extension PrimitiveSequence {
   ///
   /// ```swift
   /// let rows = Single.using(
-  ///   { Disposables.create { print("closed") } },
-  ///   primitiveSequenceFactory: { _ in Single.just(3) })
+  ///   { Database.open() },  // a class conforming to Disposable; dispose() closes it
+  ///   primitiveSequenceFactory: { database in database.rowCount() })
   /// _ = rows.subscribe(onSuccess: { print($0) })
-  /// // Prints "3", "closed"
+  /// // Prints the count, then the database is closed
   /// ```
   ///
   /// Succeeds, completes and fails as the created trait does; a throw from either factory fails
