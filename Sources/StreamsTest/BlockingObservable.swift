@@ -218,7 +218,8 @@ extension BlockingObservable {
       finished = true
     }
     if !finished, let timeout {
-      collector.timeOut(BlockingTimeoutError(timeout: timeout, blockedMainQueue: MainQueue.isCurrent))
+      collector.timeOut(
+        BlockingTimeoutError(timeout: timeout, blockedMainQueue: MainQueue.isCurrent))
     }
     subscription.dispose()
     return collector.result()

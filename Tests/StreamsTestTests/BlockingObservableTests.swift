@@ -130,7 +130,9 @@ struct BlockingObservableTests {
       (continuation: CheckedContinuation<(any Error)?, Never>) in
       DispatchQueue.main.async {
         let result = Observable<Int>.never().toBlocking(timeout: 0.01).materialize()
-        guard case .failed(_, let error) = result else { return continuation.resume(returning: nil) }
+        guard case .failed(_, let error) = result else {
+          return continuation.resume(returning: nil)
+        }
         continuation.resume(returning: error)
       }
     }

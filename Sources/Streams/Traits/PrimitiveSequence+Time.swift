@@ -45,7 +45,8 @@ extension PrimitiveSequence {
     scheduler: any SchedulerType, file: StaticString = #fileID, line: UInt = #line
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: source.timeout(dueTime, other: other.source, scheduler: scheduler, file: file, line: line)
+      raw: source.timeout(
+        dueTime, other: other.source, scheduler: scheduler, file: file, line: line)
     )
   }
 

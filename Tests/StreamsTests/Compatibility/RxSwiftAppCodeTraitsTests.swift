@@ -32,8 +32,10 @@ private struct ProfileRepository {
   func profile() -> Single<Profile> {
     Single.using({ Connection(closed: onClose) }, primitiveSequenceFactory: { _ in remote })
       .subscribe(on: scheduler)
-      .timeout(.seconds(30), other: cached.ifEmpty(switchTo: Single.error(APIError.offline)),
-        scheduler: scheduler)
+      .timeout(
+        .seconds(30), other: cached.ifEmpty(switchTo: Single.error(APIError.offline)),
+        scheduler: scheduler
+      )
       .observe(on: scheduler)
   }
 

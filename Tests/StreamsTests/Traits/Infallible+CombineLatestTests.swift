@@ -10,7 +10,9 @@ struct InfallibleCombineLatestTests {
     let a = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(260)])
     let b = scheduler.createHotObservable([.next(220, "x"), .completed(250)])
     let res = scheduler.start {
-      Infallible.combineLatest(a.asInfallible(onErrorJustReturn: 0), b.asInfallible(onErrorJustReturn: "")) {
+      Infallible.combineLatest(
+        a.asInfallible(onErrorJustReturn: 0), b.asInfallible(onErrorJustReturn: "")
+      ) {
         "\($0)\($1)"
       }
     }
@@ -23,7 +25,9 @@ struct InfallibleCombineLatestTests {
   func arities() {
     let s = (1...8).map { Infallible.just($0) }
     var sums: [Int] = []
-    _ = Infallible.combineLatest(s[0], s[1], s[2]) { $0 + $1 + $2 }.subscribe(onNext: { sums.append($0) })
+    _ = Infallible.combineLatest(s[0], s[1], s[2]) { $0 + $1 + $2 }.subscribe(onNext: {
+      sums.append($0)
+    })
     _ = Infallible.combineLatest(s[0], s[1], s[2], s[3]) { $0 + $1 + $2 + $3 }
       .subscribe(onNext: { sums.append($0) })
     _ = Infallible.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]) {
@@ -32,7 +36,9 @@ struct InfallibleCombineLatestTests {
     #expect(sums == [6, 10, 36])
 
     var tuples: [String] = []
-    _ = Infallible.combineLatest(s[0], Infallible.just("b")).subscribe(onNext: { tuples.append("\($0)") })
+    _ = Infallible.combineLatest(s[0], Infallible.just("b")).subscribe(onNext: {
+      tuples.append("\($0)")
+    })
     _ = Infallible.combineLatest(s[0], s[1], s[2]).subscribe(onNext: { tuples.append("\($0)") })
     _ = Infallible.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
       .subscribe(onNext: { tuples.append("\($0)") })
