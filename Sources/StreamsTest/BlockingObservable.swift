@@ -12,7 +12,8 @@ extension ObservableConvertibleType {
   /// ```
   ///
   /// - Parameter timeout: Seconds to wait at most; when it passes, the subscription is disposed
-  ///   and the operator throws `RxError.timeout`. `nil` waits forever.
+  ///   and the operator throws ``BlockingTimeoutError`` (RxBlocking throws `RxError.timeout`, the
+  ///   `timeout` operator's error). `nil` waits forever.
   public func toBlocking(timeout: Double? = nil) -> BlockingObservable<Element> {
     BlockingObservable(timeout: timeout, source: asObservable())
   }
@@ -55,11 +56,58 @@ extension BlockingObservable: Sendable {}
 public enum MaterializedSequenceResult<T> {
   /// The sequence completed after `elements`.
   case completed(elements: [T])
-  /// The sequence failed with `error` after `elements` (a timeout is `RxError.timeout`).
+  /// The sequence failed with `error` after `elements` (a timeout is ``BlockingTimeoutError``).
   case failed(elements: [T], error: any Error)
 }
 
 extension MaterializedSequenceResult: Sendable where T: Sendable {}
+
+/// What a ``BlockingObservable`` operator throws when its `toBlocking(timeout:)` wait passes
+/// without an answer: not the `timeout` operator's `RxError.timeout`, so that a failing test says
+/// which wait gave up and why.
+///
+/// ```swift
+/// do {
+///   _ = try Observable<Int>.never().toBlocking(timeout: 0.1).first()
+/// } catch let error as BlockingTimeoutError {
+///   print(error)
+/// }
+/// // Prints "toBlocking(timeout: 0.1): the sequence gave no answer within 0.1 s while ..."
+/// ```
+///
+/// RxBlocking throws `RxError.timeout` here: code that catches `RxError.timeout` around a
+/// blocking call catches `BlockingTimeoutError` instead (see Guides/Migrating-from-RxSwift.md).
+/// When the blocked thread was running the main queue, the description says that work the
+/// sequence sends to the main queue (`MainScheduler`, `DispatchQueue.main`, the main actor) could
+/// not run during the wait: RxBlocking spins the run loop while it waits, Streams blocks.
+public struct BlockingTimeoutError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The seconds the operator waited.
+  public let timeout: Double
+  /// Whether the blocked thread was running the main queue.
+  public let blockedMainQueue: Bool
+
+  /// The error of a wait of `timeout` seconds; `blockedMainQueue` when it blocked the main queue.
+  public init(timeout: Double, blockedMainQueue: Bool) {
+    self.timeout = timeout
+    self.blockedMainQueue = blockedMainQueue
+  }
+
+  /// Names the blocking wait, and the main-queue case when it applies.
+  public var description: String {
+    var text =
+      "toBlocking(timeout: \(timeout)): the sequence gave no answer within \(timeout) s while "
+      + "the thread was blocked waiting for it (this is the blocking wait's timeout, not the "
+      + "timeout operator's RxError.timeout)."
+    if blockedMainQueue {
+      text +=
+        " The blocked thread was running the main queue: work the sequence sends to the main "
+        + "queue (MainScheduler, DispatchQueue.main, the main actor) cannot run until the wait "
+        + "ends, and Streams does not spin a run loop as RxBlocking does. Block a background "
+        + "thread instead, or run the sequence on a TestScheduler."
+    }
+    return text
+  }
+}
 
 extension BlockingObservable {
   /// Blocks until the sequence terminates and returns all its elements.
@@ -69,7 +117,7 @@ extension BlockingObservable {
   /// // Prints "[1, 2]"
   /// ```
   ///
-  /// - Throws: The sequence's error, or `RxError.timeout`.
+  /// - Throws: The sequence's error, or ``BlockingTimeoutError``.
   public func toArray() throws -> [Element] {
     try elementsOrThrow(materializeResult())
   }
@@ -82,7 +130,7 @@ extension BlockingObservable {
   /// ```
   ///
   /// - Returns: The first element, or `nil` for an empty sequence.
-  /// - Throws: The sequence's error if it fails before its first element, or `RxError.timeout`.
+  /// - Throws: The sequence's error if it fails before its first element, or ``BlockingTimeoutError``.
   public func first() throws -> Element? {
     try elementsOrThrow(materializeResult(max: 1)).first
   }
@@ -95,7 +143,7 @@ extension BlockingObservable {
   /// ```
   ///
   /// - Returns: The last element, or `nil` for an empty sequence.
-  /// - Throws: The sequence's error, or `RxError.timeout`.
+  /// - Throws: The sequence's error, or ``BlockingTimeoutError``.
   public func last() throws -> Element? {
     try elementsOrThrow(materializeResult()).last
   }
@@ -109,7 +157,7 @@ extension BlockingObservable {
   ///
   /// - Throws: `RxError.noElements` for an empty sequence, `RxError.moreThanOneElement` as soon as
   ///   a second element arrives (the subscription is then disposed), the sequence's error, or
-  ///   `RxError.timeout`.
+  ///   ``BlockingTimeoutError``.
   public func single() throws -> Element {
     try single { _ in true }
   }
@@ -124,7 +172,7 @@ extension BlockingObservable {
   ///
   /// - Throws: `RxError.noElements` when no element matches, `RxError.moreThanOneElement` as soon
   ///   as a second one matches, what `predicate` throws, the sequence's error, or
-  ///   `RxError.timeout`.
+  ///   ``BlockingTimeoutError``.
   public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
     let elements = try elementsOrThrow(materializeResult(max: 2, predicate: predicate))
     if elements.count > 1 { throw RxError.moreThanOneElement }
@@ -169,7 +217,10 @@ extension BlockingObservable {
       collector.semaphore.wait()
       finished = true
     }
-    if !finished { collector.timeOut() }
+    if !finished, let timeout {
+      collector.timeOut(
+        BlockingTimeoutError(timeout: timeout, blockedMainQueue: MainQueue.isCurrent))
+    }
     subscription.dispose()
     return collector.result()
   }
@@ -228,12 +279,12 @@ private final class BlockingCollector<Element>: @unchecked Sendable {
     return done
   }
 
-  /// Ends the wait with `RxError.timeout` unless the answer arrived in the meantime.
-  func timeOut() {
+  /// Ends the wait with `error` unless the answer arrived in the meantime.
+  func timeOut(_ error: BlockingTimeoutError) {
     state.withLock { state in
       if state.finished { return }
       state.finished = true
-      state.error = RxError.timeout
+      state.error = error
     }
   }
 

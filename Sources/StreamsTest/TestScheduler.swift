@@ -153,11 +153,25 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   /// // res.events == [.next(110, 1)];  xs.subscriptions == [Subscription(100, 300)]
   /// ```
   ///
+  /// The subscription and disposal times must not be in the past: calling `start` a second time
+  /// on the same scheduler (whose clock is then at the first run's end) with the same times is a
+  /// programming error that stops with a message naming the caller. RxTest would subscribe and
+  /// dispose at the current tick and record nothing. Use a new `TestScheduler` per run, or later
+  /// times. (A creation time in the past, as with `initialClock: 150`, runs at the current tick.)
+  ///
   /// - Parameter create: Runs once at `created`, on the thread that calls `start`.
   public func start<Element, OutputSequence: ObservableConvertibleType>(
     created: TestTime, subscribed: TestTime, disposed: TestTime,
+    file: StaticString = #fileID, line: UInt = #line,
     create: @escaping () -> OutputSequence
   ) -> TestableObserver<Element> where OutputSequence.Element == Element {
+    let now = clock
+    precondition(
+      min(subscribed, disposed) >= now,
+      "TestScheduler.start: the clock is already at \(now), past the subscription time "
+        + "\(subscribed) or the disposal time \(disposed), so nothing would be recorded; was start "
+        + "called twice on the same scheduler? Create a new TestScheduler for each run, or pass "
+        + "later times to start(created:subscribed:disposed:).", file: file, line: line)
     let box = Protected(StartState<Element>())
     let observer = createObserver(Element.self)
     let factory = UncheckedBox(create)
@@ -186,11 +200,12 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   /// let res = scheduler.start(disposed: 250) { xs }
   /// ```
   public func start<Element, OutputSequence: ObservableConvertibleType>(
-    disposed: TestTime, create: @escaping () -> OutputSequence
+    disposed: TestTime, file: StaticString = #fileID, line: UInt = #line,
+    create: @escaping () -> OutputSequence
   ) -> TestableObserver<Element> where OutputSequence.Element == Element {
     start(
-      created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed,
-      create: create)
+      created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, file: file,
+      line: line, create: create)
   }
 
   /// ``start(created:subscribed:disposed:create:)`` with RxTest's default times: created at
@@ -200,11 +215,12 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   /// let res = scheduler.start { xs.map { $0 * 2 } }
   /// ```
   public func start<Element, OutputSequence: ObservableConvertibleType>(
+    file: StaticString = #fileID, line: UInt = #line,
     _ create: @escaping () -> OutputSequence
   ) -> TestableObserver<Element> where OutputSequence.Element == Element {
     start(
       created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed,
-      create: create)
+      file: file, line: line, create: create)
   }
 }
 

@@ -56,6 +56,53 @@
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Fails the test with a readable diff when two lists of ``Streams/SingleEvent``s differ
+  /// (RxTest's overload).
+  ///
+  /// ```swift
+  /// XCTAssertEqual(events, [.success(1)])
+  /// ```
+  ///
+  /// Elements compare with `==`, errors with ``Streams/errorsMatch(_:_:)``.
+  public func XCTAssertEqual<Element: Equatable>(
+    _ lhs: [SingleEvent<Element>], _ rhs: [SingleEvent<Element>],
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    guard let text = traitEventsDifference(lhs, rhs, equal: { $0 == $1 }) else { return }
+    XCTFail(text, file: file, line: line)
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Fails the test with a readable diff when two lists of ``Streams/MaybeEvent``s differ (RxTest's
+  /// overload).
+  ///
+  /// ```swift
+  /// XCTAssertEqual(events, [.completed])
+  /// ```
+  public func XCTAssertEqual<Element: Equatable>(
+    _ lhs: [MaybeEvent<Element>], _ rhs: [MaybeEvent<Element>],
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    guard let text = traitEventsDifference(lhs, rhs, equal: { $0 == $1 }) else { return }
+    XCTFail(text, file: file, line: line)
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Fails the test with a readable diff when two lists of ``Streams/CompletableEvent``s differ
+  /// (RxTest's overload).
+  ///
+  /// ```swift
+  /// XCTAssertEqual(events, [.completed])
+  /// ```
+  public func XCTAssertEqual(
+    _ lhs: [CompletableEvent], _ rhs: [CompletableEvent],
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    guard let text = traitEventsDifference(lhs, rhs, equal: { $0 == $1 }) else { return }
+    XCTFail(text, file: file, line: line)
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Fails unless `stream` holds exactly `elements` as `.next` events and no terminal event;
   /// times are ignored (RxTest's `XCTAssertRecordedElements`).
   ///
@@ -108,4 +155,15 @@ func recordedElementsFailure<Element: Equatable>(
   return Difference.lines(
     title: "recorded elements differ (- expected, + actual):", expected: elements,
     actual: actual, equal: ==)
+}
+
+/// The failure text of the trait-event assertions (`actual` first, as XCTest shows it), or `nil`
+/// when the lists are equal.
+func traitEventsDifference<Event>(
+  _ actual: [Event], _ expected: [Event], equal: (Event, Event) -> Bool
+) -> String? {
+  if actual.count == expected.count && zip(actual, expected).allSatisfy(equal) { return nil }
+  return Difference.lines(
+    title: "events differ (- expected, + actual):", expected: expected, actual: actual,
+    equal: equal)
 }

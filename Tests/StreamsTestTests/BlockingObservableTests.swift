@@ -99,21 +99,47 @@ struct BlockingObservableTests {
     }
   }
 
-  @Test("a sequence that never terminates times out with RxError.timeout and is disposed")
+  @Test("a sequence that never terminates times out with BlockingTimeoutError and is disposed")
   func timeout() {
     let disposed = Log<Bool>()
     let never = Observable<Int>.create { observer in
       observer.onNext(1)
       return Disposables.create { disposed.append(true) }
     }
-    #expect(throws: RxError.timeout) { try never.toBlocking(timeout: 0.05).toArray() }
+    let offMain = BlockingTimeoutError(timeout: 0.05, blockedMainQueue: false)
+    #expect(throws: offMain) { try never.toBlocking(timeout: 0.05).toArray() }
     #expect(disposed.values == [true])
     switch never.toBlocking(timeout: 0.05).materialize() {
     case .completed: Issue.record("expected a timeout")
     case .failed(let elements, let error):
       #expect(elements == [1])
-      #expect(error as? RxError == .timeout)
+      #expect(error as? BlockingTimeoutError == offMain)
+      #expect(!(error is RxError))
     }
+  }
+
+  @Test("the blocking timeout names the wait, and the main queue when it blocked it")
+  func timeoutDescription() async {
+    let offMain = BlockingTimeoutError(timeout: 0.5, blockedMainQueue: false)
+    #expect(
+      offMain.description
+        == "toBlocking(timeout: 0.5): the sequence gave no answer within 0.5 s while the thread "
+        + "was blocked waiting for it (this is the blocking wait's timeout, not the timeout "
+        + "operator's RxError.timeout).")
+    let onMain = await withCheckedContinuation {
+      (continuation: CheckedContinuation<(any Error)?, Never>) in
+      DispatchQueue.main.async {
+        let result = Observable<Int>.never().toBlocking(timeout: 0.01).materialize()
+        guard case .failed(_, let error) = result else {
+          return continuation.resume(returning: nil)
+        }
+        continuation.resume(returning: error)
+      }
+    }
+    let error = onMain as? BlockingTimeoutError
+    #expect(error == BlockingTimeoutError(timeout: 0.01, blockedMainQueue: true))
+    #expect(error?.description.contains("The blocked thread was running the main queue") == true)
+    #expect(!offMain.description.contains("main queue"))
   }
 
   @Test("toBlocking works on subjects fed from another thread")

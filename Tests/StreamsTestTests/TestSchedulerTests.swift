@@ -237,6 +237,31 @@ struct TestSchedulerTests {
     #expect(scheduler.clock == 50)
   }
 
+  @Test("start called a second time with past times stops with a message")
+  func startTwice() async {
+    await #expect(processExitsWith: .failure) {
+      let scheduler = TestScheduler(initialClock: 0)
+      let xs = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+      _ = scheduler.start { xs }
+      _ = scheduler.start { xs }
+    }
+  }
+
+  @Test("start after a first run works with later times, and with a past creation time")
+  func startAgainLater() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+    let first = scheduler.start { xs }
+    #expect(first.events == [.next(210, 1), .completed(220)])
+    let second = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { xs }
+    #expect(second.events == [.next(1210, 1), .completed(1220)])
+    #expect(xs.subscriptions == [Subscription(200, 220), Subscription(1200, 1220)])
+
+    let late = TestScheduler(initialClock: 150)
+    let ys = late.createColdObservable([.next(10, 2)])
+    #expect(late.start { ys }.events == [.next(210, 2)])
+  }
+
   @Test("advancing backwards is a programming error")
   func advanceBackwards() async {
     await #expect(processExitsWith: .failure) {

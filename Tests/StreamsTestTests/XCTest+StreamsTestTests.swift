@@ -49,4 +49,25 @@ final class XCTestHelpersTests: XCTestCase {
     }
     XCTAssertEqual(leaked, 0)
   }
+
+  func testSingleEventsOverload() {
+    var events: [SingleEvent<Int>] = []
+    _ = Single.just(1).subscribe { events.append($0) }
+    _ = Single<Int>.error(TestFailure.boom).subscribe { events.append($0) }
+    XCTAssertEqual(events, [.success(1), .failure(TestFailure.boom)])
+  }
+
+  func testMaybeEventsOverload() {
+    var events: [MaybeEvent<Int>] = []
+    _ = Maybe.just(1).subscribe { events.append($0) }
+    _ = Maybe<Int>.empty().subscribe { events.append($0) }
+    XCTAssertEqual(events, [.success(1), .completed])
+  }
+
+  func testCompletableEventsOverload() {
+    var events: [CompletableEvent] = []
+    _ = Completable.empty().subscribe { events.append($0) }
+    _ = Completable.error(TestFailure.boom).subscribe { events.append($0) }
+    XCTAssertEqual(events, [.completed, .error(TestFailure.boom)])
+  }
 }

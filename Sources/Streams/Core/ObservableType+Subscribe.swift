@@ -24,7 +24,8 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     subscribeClosures(
-      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+      onNext: onNext, onError: onError ?? Hooks.unhandledErrorReporter(),
+      onCompleted: onCompleted, onDisposed: onDisposed,
       kind: "subscribe", file: file, line: line, owner: nil)
   }
 

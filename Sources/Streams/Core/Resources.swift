@@ -79,4 +79,69 @@ public enum Hooks {
     let current = defaultErrorHandler
     current([], error)
   }
+
+  /// Captures a call stack for ``recordCallStackOnError``, as RxSwift's hook.
+  public typealias CustomCaptureSubscriptionCallstack = @Sendable () -> [String]
+
+  /// `1` while ``recordCallStackOnError`` is on: one atomic load per subscription that has no
+  /// error handler.
+  @usableFromInline static let recordsCallStack = AtomicCounter()
+
+  private static let capture = Locked<CustomCaptureSubscriptionCallstack>({ [] })
+
+  /// When `true`, a subscription without an error handler (`subscribe(onNext:)` with no
+  /// `onError`, `Single.subscribe(onSuccess:)` with no `onFailure`, ...) captures a call stack with
+  /// ``customCaptureSubscriptionCallstack`` when it is made, and an error that reaches it is
+  /// reported to ``defaultErrorHandler`` with that stack. `false` by default, as in RxSwift.
+  ///
+  /// ```swift
+  /// Hooks.recordCallStackOnError = true
+  /// Hooks.customCaptureSubscriptionCallstack = { Thread.callStackSymbols }  // app code, Foundation
+  /// Hooks.defaultErrorHandler = { stack, error in print(error, stack.joined(separator: "\n")) }
+  /// ```
+  ///
+  /// Streams does not import Foundation, so the default capture returns `[]` (RxSwift's returns
+  /// `Thread.callStackSymbols` in debug builds): set ``customCaptureSubscriptionCallstack`` to get
+  /// a stack.
+  public static var recordCallStackOnError: Bool {
+    get { recordsCallStack.value != 0 }
+    set { recordsCallStack.cell.storeWord(newValue ? 1 : 0) }
+  }
+
+  /// Captures the call stack of a subscription while ``recordCallStackOnError`` is on.
+  ///
+  /// ```swift
+  /// Hooks.customCaptureSubscriptionCallstack = { Thread.callStackSymbols }
+  /// ```
+  ///
+  /// The default returns `[]` (no Foundation in Streams). Called on the subscribing thread, once
+  /// per subscription without an error handler, and only while ``recordCallStackOnError`` is on.
+  public static var customCaptureSubscriptionCallstack: CustomCaptureSubscriptionCallstack {
+    get { capture.withLock { $0 } }
+    set {
+      let previous = capture.withLock { current -> CustomCaptureSubscriptionCallstack in
+        defer { current = newValue }
+        return current
+      }
+      withExtendedLifetime(previous) {}
+    }
+  }
+
+  /// The error handler of a subscription made without one: `nil` (report through
+  /// ``reportUnhandled(_:)``) unless ``recordCallStackOnError`` is on, in which case the call
+  /// stack is captured now and reported with the error.
+  @inlinable
+  static func unhandledErrorReporter() -> ((any Error) -> Void)? {
+    guard recordsCallStack.value != 0 else { return nil }
+    return callStackReporter()
+  }
+
+  @usableFromInline
+  static func callStackReporter() -> (any Error) -> Void {
+    let stack = customCaptureSubscriptionCallstack()
+    return { error in
+      let current = defaultErrorHandler
+      current(stack, error)
+    }
+  }
 }

@@ -224,9 +224,11 @@ public struct TraceNode: Sendable, Hashable {
   public let kind: String
   /// The ids of the observables this one subscribes to.
   public let upstreams: [UInt64]
-  /// The file (`#fileID`) of the call that created the observable.
+  /// The file (`#fileID`) of the call that created the observable; `"(function reference)"` for
+  /// one made by a factory passed as a function reference (`.flatMap(Observable.just)`), which
+  /// has no call site.
   public let file: String
-  /// The line of the call that created the observable.
+  /// The line of the call that created the observable; 0 for a function reference.
   public let line: UInt
   /// What the node is.
   public let role: TraceRole

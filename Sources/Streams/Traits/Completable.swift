@@ -21,6 +21,22 @@ public enum CompletableEvent: Sendable {
   case completed
 }
 
+extension CompletableEvent: Equatable {
+  /// Errors compare with ``errorsMatch(_:_:)``, as in ``Event``'s `==`.
+  ///
+  /// ```swift
+  /// print(CompletableEvent.completed == .completed)
+  /// // Prints "true"
+  /// ```
+  public static func == (lhs: CompletableEvent, rhs: CompletableEvent) -> Bool {
+    switch (lhs, rhs) {
+    case (.completed, .completed): return true
+    case (.error(let l), .error(let r)): return errorsMatch(l, r)
+    default: return false
+    }
+  }
+}
+
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
   /// The callback a ``Completable`` created with ``create(file:line:subscribe:)`` reports to.
   ///
@@ -97,10 +113,11 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     onDisposed: (() -> Void)? = nil
   ) -> any Disposable {
     let disposed = OnceDisposable(onDisposed)
+    let report = onError ?? Hooks.unhandledErrorReporter()
     let subscription = subscribe { event in
       switch event {
       case .error(let error):
-        if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
+        if let report { report(error) } else { Hooks.reportUnhandled(error) }
       case .completed: onCompleted?()
       }
       disposed.dispose()

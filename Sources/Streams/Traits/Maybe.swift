@@ -23,6 +23,23 @@ public enum MaybeEvent<Element> {
 
 extension MaybeEvent: Sendable where Element: Sendable {}
 
+extension MaybeEvent: Equatable where Element: Equatable {
+  /// Elements compare with `==`, errors with ``errorsMatch(_:_:)``, as ``Event``'s `==`.
+  ///
+  /// ```swift
+  /// print(MaybeEvent.success(1) == .success(1), MaybeEvent<Int>.completed == .completed)
+  /// // Prints "true true"
+  /// ```
+  public static func == (lhs: MaybeEvent<Element>, rhs: MaybeEvent<Element>) -> Bool {
+    switch (lhs, rhs) {
+    case (.success(let l), .success(let r)): return l == r
+    case (.completed, .completed): return true
+    case (.error(let l), .error(let r)): return errorsMatch(l, r)
+    default: return false
+    }
+  }
+}
+
 extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// The callback a ``Maybe`` created with ``create(file:line:subscribe:)`` reports to.
   ///
@@ -110,11 +127,12 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     onDisposed: (() -> Void)? = nil
   ) -> any Disposable {
     let disposed = OnceDisposable(onDisposed)
+    let report = onError ?? Hooks.unhandledErrorReporter()
     let subscription = subscribe { event in
       switch event {
       case .success(let element): onSuccess?(element)
       case .error(let error):
-        if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
+        if let report { report(error) } else { Hooks.reportUnhandled(error) }
       case .completed: onCompleted?()
       }
       disposed.dispose()

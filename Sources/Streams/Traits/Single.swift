@@ -107,11 +107,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     onDisposed: (() -> Void)? = nil
   ) -> any Disposable {
     let disposed = OnceDisposable(onDisposed)
+    let report = onFailure ?? Hooks.unhandledErrorReporter()
     let subscription = subscribe { event in
       switch event {
       case .success(let element): onSuccess?(element)
       case .failure(let error):
-        if let onFailure { onFailure(error) } else { Hooks.reportUnhandled(error) }
+        if let report { report(error) } else { Hooks.reportUnhandled(error) }
       }
       disposed.dispose()
     }

@@ -42,4 +42,45 @@ struct ResourcesTests {
         "expected only the subject alive, found \(afterDisposal - before) objects")
     }
   }
+
+  @Test("Hooks.recordCallStackOnError: the captured stack reaches the default error handler")
+  func recordCallStackOnError() async {
+    // The hooks are process-wide: the check runs in a child process of its own.
+    await #expect(processExitsWith: .success) {
+      final class Reports: @unchecked Sendable {
+        // Only touched on the thread running this check.
+        var values: [String] = []
+      }
+      let reports = Reports()
+      precondition(!Hooks.recordCallStackOnError, "recordCallStackOnError must default to false")
+      Hooks.defaultErrorHandler = { stack, error in reports.values.append("\(stack) \(error)") }
+      Hooks.customCaptureSubscriptionCallstack = { ["frame 1", "frame 2"] }
+
+      let subject = PublishSubject<Int>()
+      _ = subject.subscribe(onNext: { _ in })
+      Hooks.recordCallStackOnError = true
+      _ = subject.subscribe(onNext: { _ in })
+      _ = subject.subscribe(onNext: { _ in }, onError: { _ in reports.values.append("handled") })
+      _ = Single<Int>.error(RxError.unknown).subscribe(onSuccess: { _ in })
+      _ = Maybe<Int>.error(RxError.overflow).subscribe(onSuccess: { _ in })
+      _ = Completable.error(RxError.noElements).subscribe(onCompleted: {})
+      // The stack is captured at subscription: a later change of the capture does not count.
+      Hooks.customCaptureSubscriptionCallstack = { ["later"] }
+      subject.onError(RxError.argumentOutOfRange)
+      Hooks.recordCallStackOnError = false
+      _ = Single<Int>.error(RxError.timeout).subscribe(onSuccess: { _ in })
+
+      precondition(Hooks.customCaptureSubscriptionCallstack() == ["later"])
+      let expected = [
+        "[\"frame 1\", \"frame 2\"] Unknown error occurred.",
+        "[\"frame 1\", \"frame 2\"] Arithmetic overflow occurred.",
+        "[\"frame 1\", \"frame 2\"] Sequence doesn't contain any elements.",
+        "[] Argument out of range.",
+        "[\"frame 1\", \"frame 2\"] Argument out of range.",
+        "handled",
+        "[] Sequence timeout.",
+      ]
+      precondition(reports.values == expected, "\(reports.values)")
+    }
+  }
 }

@@ -112,4 +112,14 @@ struct CompletableTests {
       .subscribe(onCompleted: { log.append("recovered") })
     #expect(log == ["recovered"])
   }
+
+  @Test("CompletableEvent is Equatable: errors compare by errorsMatch")
+  func completableEventEquatable() {
+    var events: [CompletableEvent] = []
+    _ = Completable.empty().subscribe { events.append($0) }
+    _ = Completable.error(TraitError(3)).subscribe { events.append($0) }
+    #expect(events == [.completed, .error(TraitError(3))])
+    #expect(CompletableEvent.error(TraitError(3)) != .error(TraitError(4)))
+    #expect(CompletableEvent.completed != .error(TraitError(3)))
+  }
 }

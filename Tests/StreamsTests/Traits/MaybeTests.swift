@@ -93,4 +93,16 @@ struct MaybeTests {
         .next(201, 2), .completed(201),
       ])
   }
+
+  @Test("MaybeEvent is Equatable when its element is: elements by ==, errors by errorsMatch")
+  func maybeEventEquatable() {
+    var events: [MaybeEvent<Int>] = []
+    _ = Maybe.just(1).subscribe { events.append($0) }
+    _ = Maybe<Int>.empty().subscribe { events.append($0) }
+    _ = Maybe<Int>.error(TraitError(2)).subscribe { events.append($0) }
+    #expect(events == [.success(1), .completed, .error(TraitError(2))])
+    #expect(events != [.success(2), .completed, .error(TraitError(2))])
+    #expect(MaybeEvent<Int>.error(TraitError(1)) != .error(TraitError(2)))
+    #expect(MaybeEvent<Int>.completed != .success(1))
+  }
 }
