@@ -36,7 +36,8 @@ struct SharingSchedulerTests {
   func makeAndNesting() {
     #expect(SharingScheduler.make() is MainScheduler)
     #expect(DriverSharingStrategy.scheduler is MainScheduler)
-    SharingScheduler.mock(makeScheduler: { NamedScheduler("one") }) {
+    let makeOne: @Sendable () -> any SchedulerType = { NamedScheduler("one") }
+    SharingScheduler.mock(makeScheduler: makeOne) {
       #expect((SharingScheduler.make() as? NamedScheduler)?.name == "one")
       SharingScheduler.mock(scheduler: NamedScheduler("two")) {
         #expect((SignalSharingStrategy.scheduler as? NamedScheduler)?.name == "two")
