@@ -156,6 +156,48 @@ extension ObservableType {
     binder(self)
   }
 
+  /// Passes the observable to `binder`, then `curriedArgument` to the function it returns, and
+  /// returns that result, as RxCocoa's `bind(to:curriedArgument:)`.
+  ///
+  /// ```swift
+  /// func show(_ titles: Observable<String>) -> (String) -> any Disposable {
+  ///   { prefix in titles.subscribe(onNext: { print(prefix + $0) }) }
+  /// }
+  /// _ = Observable.just("a").bind(to: show, curriedArgument: "> ")
+  /// // Prints "> a"
+  /// ```
+  @inlinable
+  public func bind<R1, R2>(to binder: (Self) -> (R1) -> R2, curriedArgument: R1) -> R2 {
+    binder(self)(curriedArgument)
+  }
+
+  /// Subscribes `onNext`, which receives `object` (held weakly) along with each element, as
+  /// RxCocoa's `bind(with:onNext:)`.
+  ///
+  /// ```swift
+  /// viewModel.title.bind(with: self) { owner, title in owner.title = title }
+  ///   .disposed(by: bag)
+  /// ```
+  ///
+  /// Once `object` is gone `onNext` is no longer called. Completion ends the binding; an error
+  /// stops the program with a message naming the misuse and the binding's call site (RxSwift
+  /// stops debug builds only). Once the subscription ends `onNext` is released.
+  @inlinable
+  public func bind<Object: AnyObject>(
+    with object: Object, onNext: @escaping (Object, Element) -> Void,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    subscribeClosures(
+      onNext: { [weak object] element in
+        guard let object else { return }
+        onNext(object, element)
+      },
+      onError: { error in
+        bindingError(error, boundAt: file, line: line)
+      }, onCompleted: nil, onDisposed: nil, kind: "bind(with:)", file: file, line: line,
+      owner: object)
+  }
+
   /// Subscribes `onNext`; in RxSwift an error reaching a binding is a programming error.
   ///
   /// An error stops the program with a message naming the misuse, as RxSwift's `bind` does in

@@ -138,6 +138,57 @@ extension ObservableType {
     }
   }
 
+  /// Drops the elements the source emits during `duration` after the subscription and emits the
+  /// rest, as RxSwift's `skip(_:scheduler:)`.
+  ///
+  /// ```swift
+  /// // subscribed at 200, skip(.seconds(15)):
+  /// // source: -210:a-220:b-230:c-240:|   result: -220:b-230:c-240:|
+  /// _ = clicks.skip(.seconds(2), scheduler: MainScheduler.instance)
+  ///   .subscribe(onNext: { print($0) })
+  /// ```
+  ///
+  /// The timer is scheduled before the source is subscribed, as in RxSwift, so on a virtual-time
+  /// scheduler an element due at the same instant as the end of `duration` is dropped if it was
+  /// scheduled first (a hot observable's events are) and passes otherwise. Completes and fails
+  /// when the source does, also during `duration`. Disposal disposes the source and cancels the
+  /// timer. Elements are not required to be `Sendable`: they stay on the source's thread.
+  ///
+  /// - Parameters:
+  ///   - duration: How long to drop elements, from the subscription.
+  ///   - scheduler: Runs the timer.
+  public func skip(
+    _ duration: RxTimeInterval, scheduler: any SchedulerType,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable(
+      kind: "skip(duration:)", upstreams: [source.traceID], file: file, line: line
+    ) { observer in
+      let sink = GuardedSink(observer)
+      let gate = UntilGate(sink)
+      let timer = SingleAssignmentDisposable()
+      let subscription = SingleAssignmentDisposable()
+      sink.setUpstream(Disposables.create(timer, subscription))
+      timer.setDisposable(
+        scheduler.scheduleRelative((), dueTime: duration) { _ in
+          gate.open()
+          return Disposables.create()
+        })
+      subscription.setDisposable(
+        source.subscribeNested(
+          AnyObserver { event in
+            switch event {
+            case .next:
+              if gate.isOpen { gate.forward(event) }
+            case .error, .completed:
+              gate.terminate(event)
+            }
+          }))
+      return sink
+    }
+  }
+
   /// Renamed ``skip(while:file:line:)``.
   @available(*, deprecated, renamed: "skip(while:)")
   public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {

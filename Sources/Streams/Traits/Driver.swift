@@ -64,7 +64,7 @@ extension BehaviorRelay where Element: Sendable {
   /// // Prints "0"
   /// ```
   public func asDriver(file: StaticString = #fileID, line: UInt = #line) -> Driver<Element> {
-    Driver(asObservable().observe(on: MainScheduler.instance, file: file, line: line))
+    Driver(asObservable().observe(on: DriverSharingStrategy.scheduler, file: file, line: line))
   }
 }
 

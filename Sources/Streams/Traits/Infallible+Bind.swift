@@ -37,6 +37,34 @@ extension InfallibleType {
     binder(self)
   }
 
+  /// Passes `self` to `binder`, then `curriedArgument` to the function it returns, and returns
+  /// that result.
+  ///
+  /// ```swift
+  /// func show(_ titles: Infallible<String>) -> (String) -> any Disposable {
+  ///   { prefix in titles.subscribe(onNext: { print(prefix + $0) }) }
+  /// }
+  /// _ = Infallible.just("a").bind(to: show, curriedArgument: "> ")
+  /// // Prints "> a"
+  /// ```
+  public func bind<R1, R2>(to binder: (Self) -> (R1) -> R2, curriedArgument: R1) -> R2 {
+    binder(self)(curriedArgument)
+  }
+
+  /// Subscribes `onNext`, which receives `object` (held weakly) along with each element.
+  ///
+  /// ```swift
+  /// titles.bind(with: self) { owner, title in owner.title = title }.disposed(by: bag)
+  /// ```
+  ///
+  /// Once `object` is gone `onNext` is no longer called; once the subscription ends it is
+  /// released.
+  public func bind<Object: AnyObject>(
+    with object: Object, onNext: @escaping (Object, Element) -> Void
+  ) -> any Disposable {
+    subscribe(with: object, onNext: onNext)
+  }
+
   /// Subscribes `onNext` to the elements.
   ///
   /// ```swift

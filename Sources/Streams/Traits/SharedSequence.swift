@@ -1,13 +1,19 @@
 import Dispatch
 
-/// How a ``SharedSequence`` shares its source among subscribers: RxCocoa's sharing strategy.
-///
-/// RxCocoa's protocol also names the scheduler elements are delivered on (`MainScheduler`);
-/// Streams' shared sequences always deliver through `observe(on: MainScheduler.instance)`, so the
-/// protocol only describes the sharing.
+/// How a ``SharedSequence`` shares its source among subscribers, and where it delivers: RxCocoa's
+/// sharing strategy.
 public protocol SharingStrategyProtocol {
+  /// The scheduler elements are delivered on: ``SharingScheduler/make`` (the main scheduler, or
+  /// a test's mock) unless a strategy says otherwise.
+  static var scheduler: any SchedulerType { get }
+
   /// Shares `source` among the subscribers of a shared sequence.
   static func share<Element>(_ source: Observable<Element>) -> Observable<Element>
+}
+
+extension SharingStrategyProtocol {
+  /// ``SharingScheduler/make``'s scheduler: `MainScheduler.instance` outside a test's mock.
+  public static var scheduler: any SchedulerType { SharingScheduler.make() }
 }
 
 /// Sharing for ``Driver``: the latest element is replayed to new subscribers while at least one
@@ -74,6 +80,12 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
   /// ones to `drive` and `emit` closures, which are `@MainActor`.
   init(_ source: Observable<Element>) {
     let shared = SourceBox(SharingStrategy.share(source))
+    guard SharingStrategy.scheduler is MainScheduler else {
+      // A test's mock scheduler (`SharingScheduler.mock`) or a strategy of its own: subscribe
+      // where the subscriber is, as RxCocoa always does.
+      self.source = shared.source
+      return
+    }
     self.source = Observable.create { observer in
       if MainQueueCheck.isMain { return shared.source.subscribeAny(observer) }
       let subscription = SingleAssignmentDisposable()
@@ -120,13 +132,16 @@ extension SharedSequence {
   /// let title = Driver.just("Settings")
   /// ```
   ///
-  /// Subscribed on the main thread, it emits during the subscription.
+  /// Subscribed on the main thread, it emits during the subscription. On another strategy
+  /// scheduler (a test's ``SharingScheduler/mock(scheduler:action:)``) it subscribes on that
+  /// scheduler, as RxCocoa does: with a `TestScheduler` subscribed at 200, it emits and completes
+  /// at 201.
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> where Element: Sendable {
     SharedSequence(
       Observable.just(element, file: file, line: line)
-        .observe(on: MainScheduler.instance, file: file, line: line))
+        .onSharingScheduler(SharingStrategy.scheduler, file: file, line: line))
   }
 
   /// A shared sequence that completes on the main thread.
@@ -134,12 +149,14 @@ extension SharedSequence {
   /// ```swift
   /// let nothing = Driver<String>.empty()
   /// ```
+  ///
+  /// Subscribes on the strategy's scheduler, as ``just(_:file:line:)`` does.
   public static func empty(
     file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
       Observable<Never>.empty(file: file, line: line)
-        .observe(on: MainScheduler.instance, file: file, line: line)
+        .onSharingScheduler(SharingStrategy.scheduler, file: file, line: line)
         .map(absurd, file: file, line: line))
   }
 
@@ -152,6 +169,50 @@ extension SharedSequence {
     file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(Observable.never(file: file, line: line))
+  }
+}
+
+extension SharedSequence where Element: FixedWidthInteger & Sendable {
+  /// Emits 0, 1, 2, ... every `period` on the strategy's scheduler (``SharingScheduler/make``),
+  /// as RxCocoa's `Driver<Int>.interval`.
+  ///
+  /// ```swift
+  /// let ticks = Driver<Int>.interval(.seconds(1))
+  /// // subscribed at 0:  --0--1--2-... (one element a second, on the main thread)
+  /// ```
+  ///
+  /// Never completes; shared with the strategy (the timer runs once for all subscribers while
+  /// any is connected); the last subscriber's disposal stops it.
+  ///
+  /// - Parameter period: The time between elements; the first comes one `period` after the
+  ///   first subscription.
+  public static func interval(
+    _ period: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line
+  ) -> SharedSequence<SharingStrategy, Element> {
+    SharedSequence(
+      Observable.interval(period, scheduler: SharingStrategy.scheduler, file: file, line: line))
+  }
+
+  /// Emits 0 after `dueTime`, then 1, 2, ... every `period`, on the strategy's scheduler, as
+  /// RxCocoa's `Driver<Int>.timer(_:period:)`.
+  ///
+  /// ```swift
+  /// let countdown = Driver<Int>.timer(.seconds(3), period: .seconds(1))
+  /// // subscribed at 0:  ---0-1-2-...
+  /// ```
+  ///
+  /// Never completes; shared as ``interval(_:file:line:)`` is.
+  ///
+  /// - Parameters:
+  ///   - dueTime: The time before the first element.
+  ///   - period: The time between later elements.
+  public static func timer(
+    _ dueTime: RxTimeInterval, period: RxTimeInterval,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> SharedSequence<SharingStrategy, Element> {
+    SharedSequence(
+      Observable.timer(
+        dueTime, period: period, scheduler: SharingStrategy.scheduler, file: file, line: line))
   }
 }
 
@@ -173,6 +234,19 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   public func asSignal() -> Signal<Element> { asSharedSequence() }
 }
 
+extension Observable where Element: Sendable {
+  /// A synchronous source moved to a shared sequence's scheduler: `subscribe(on:)`, as RxCocoa's
+  /// `just` and `empty` do, except on the main scheduler, where `observe(on:)` keeps a later
+  /// shared sequence's delivery synchronous (`subscribe(on:)` would leave its disposal queued on
+  /// the main queue, and the main scheduler then queues whatever follows behind it).
+  func onSharingScheduler(
+    _ scheduler: any SchedulerType, file: StaticString, line: UInt
+  ) -> Observable<Element> {
+    if scheduler is MainScheduler { return observe(on: scheduler, file: file, line: line) }
+    return subscribe(on: scheduler, file: file, line: line)
+  }
+}
+
 extension ObservableConvertibleType {
   /// Converts a source to a shared sequence: delivers on the main thread, recovers from errors
   /// with `recover` (which runs on the main thread) and shares with `Strategy`.
@@ -180,7 +254,7 @@ extension ObservableConvertibleType {
     _: Strategy.Type, file: StaticString, line: UInt,
     recover: @escaping (any Error) -> Observable<Element>
   ) -> SharedSequence<Strategy, Element> where Element: Sendable {
-    let onMain = asObservable().observe(on: MainScheduler.instance, file: file, line: line)
+    let onMain = asObservable().observe(on: Strategy.scheduler, file: file, line: line)
     return SharedSequence(onMain.catch(recover, file: file, line: line))
   }
 }

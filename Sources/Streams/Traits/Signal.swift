@@ -60,7 +60,7 @@ extension PublishRelay where Element: Sendable {
   /// taps.asSignal().emit(onNext: { print("tap") }).disposed(by: bag)
   /// ```
   public func asSignal(file: StaticString = #fileID, line: UInt = #line) -> Signal<Element> {
-    Signal(asObservable().observe(on: MainScheduler.instance, file: file, line: line))
+    Signal(asObservable().observe(on: SignalSharingStrategy.scheduler, file: file, line: line))
   }
 }
 

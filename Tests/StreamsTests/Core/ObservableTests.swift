@@ -145,6 +145,54 @@ struct ObservableTests {
     #expect(relay.value == 4)
   }
 
+  @Test("bind(with:onNext:) passes the object, stops once it is gone, ends with completion")
+  func bindWith() {
+    final class Owner { var values: [Int] = [] }
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([
+      .next(210, 1), .next(220, 2), .next(230, 3), .completed(240),
+    ])
+    var owner: Owner? = Owner()
+    weak let weakOwner = owner
+    var calls = 0
+    scheduler.scheduleAt(200) {
+      _ = xs.bind(with: owner!) { owner, value in
+        owner.values.append(value)
+        calls += 1
+      }
+    }
+    scheduler.advanceTo(220)
+    #expect(owner?.values == [1, 2])
+    owner = nil
+    #expect(weakOwner == nil)
+    scheduler.start()
+    #expect(calls == 2)
+    #expect(xs.subscriptions == [Subscription(200, 240)])
+  }
+
+  @Test("bind(with:onNext:) stops the program on an error")
+  func bindWithErrorTraps() async {
+    await #expect(processExitsWith: .failure) {
+      final class Owner {}
+      let owner = Owner()
+      _ = Observable<Int>.error(RxError.unknown).bind(with: owner) { _, _ in }
+      withExtendedLifetime(owner) {}
+    }
+  }
+
+  @Test("bind(to:curriedArgument:) passes the observable, then the argument")
+  func bindCurried() {
+    func collect(_ source: Observable<Int>) -> (Int) -> [Int] {
+      { factor in
+        var values: [Int] = []
+        _ = source.subscribe(onNext: { values.append($0 * factor) })
+        return values
+      }
+    }
+    let values = Observable.of(1, 2, 3).bind(to: collect, curriedArgument: 10)
+    #expect(values == [10, 20, 30])
+  }
+
   @Test("an error without onError goes to Hooks.defaultErrorHandler")
   func unhandledError() {
     let recorded = UnhandledErrors()

@@ -151,6 +151,22 @@ struct SubscriptionLifetimeTests {
     }
   }
 
+  @Test("bind(with:onNext:)", arguments: bindingCases)
+  func bindWith(source: Source, end: End) {
+    let owner = Token()
+    Self.check(source, end) { observable, token in
+      observable.bind(with: owner) { _, _ in token.count += 1 }
+    }
+  }
+
+  @Test("Infallible.bind(with:onNext:)", arguments: bindingCases)
+  func infallibleBindWith(source: Source, end: End) {
+    let owner = Token()
+    Self.check(source, end) { observable, token in
+      observable.asInfallible(onErrorJustReturn: 0).bind(with: owner) { _, _ in token.count += 1 }
+    }
+  }
+
   @Test("Infallible.subscribe(onNext:)", arguments: bindingCases)
   func infallible(source: Source, end: End) {
     Self.check(source, end) { observable, token in

@@ -173,3 +173,83 @@ struct SkipUntilTests {
     #expect(ys.subscriptions == [Subscription(200, 220)])
   }
 }
+
+@Suite("skip(_:scheduler:)")
+struct SkipDurationTests {
+  static func source(_ scheduler: TestScheduler) -> TestableObservable<Int> {
+    scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+  }
+
+  @Test("a zero duration passes everything")
+  func zero() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Self.source(scheduler)
+    let res = scheduler.start { xs.skip(.seconds(0), scheduler: scheduler) }
+    #expect(res.events == [.next(210, 1), .next(220, 2), .completed(230)])
+    #expect(xs.subscriptions == [Subscription(200, 230)])
+  }
+
+  @Test("drops the elements emitted during the duration")
+  func some() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Self.source(scheduler)
+    let res = scheduler.start { xs.skip(.seconds(15), scheduler: scheduler) }
+    #expect(res.events == [.next(220, 2), .completed(230)])
+    #expect(xs.subscriptions == [Subscription(200, 230)])
+  }
+
+  @Test("a hot element due when the duration ends is dropped, as in RxSwift")
+  func boundary() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Self.source(scheduler)
+    let res = scheduler.start { xs.skip(.seconds(10), scheduler: scheduler) }
+    #expect(res.events == [.next(220, 2), .completed(230)])
+  }
+
+  @Test("completion and errors pass during the duration")
+  func terminalDuringDuration() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Self.source(scheduler)
+    let res = scheduler.start { xs.skip(.seconds(50), scheduler: scheduler) }
+    #expect(res.events == [.completed(230)])
+    #expect(xs.subscriptions == [Subscription(200, 230)])
+    let failing = TestScheduler(initialClock: 0)
+    let ys = failing.createHotObservable([.next(210, 1), .error(220, Failure())])
+    let failed = failing.start { ys.skip(.seconds(50), scheduler: failing) }
+    #expect(failed.events == [.error(220, Failure())])
+    #expect(ys.subscriptions == [Subscription(200, 220)])
+  }
+
+  @Test("disposal mid-stream disposes the source and cancels the timer")
+  func disposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(260, 3)])
+    let res = scheduler.start(disposed: 250) { xs.skip(.seconds(15), scheduler: scheduler) }
+    #expect(res.events == [.next(220, 2)])
+    #expect(xs.subscriptions == [Subscription(200, 250)])
+  }
+
+  @Test("an ended subscription releases the observer")
+  func lifetime() {
+    final class Token { var count = 0 }
+    for completes in [false, true] {
+      let scheduler = TestScheduler(initialClock: 0)
+      let subject = PublishSubject<Int>()
+      weak var weakToken: Token?
+      var kept: (any Disposable)?
+      do {
+        let token = Token()
+        weakToken = token
+        kept = subject.skip(.seconds(5), scheduler: scheduler)
+          .subscribe(onNext: { _ in token.count += 1 })
+        scheduler.advanceTo(10)
+        subject.onNext(1)
+        #expect(token.count == 1)
+      }
+      if completes { subject.onCompleted() } else { kept?.dispose() }
+      #expect(weakToken == nil)
+      #expect(!subject.hasObservers)
+      withExtendedLifetime(kept) {}
+    }
+  }
+}

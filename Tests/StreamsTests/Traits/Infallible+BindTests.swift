@@ -57,3 +57,37 @@ struct InfallibleBindTests {
     #expect(publishedOptional == [8])
   }
 }
+
+@Suite("Infallible bind(with:) and curried bind")
+struct InfallibleBindWithTests {
+  @Test("bind(with:onNext:) passes the object and stops once it is gone")
+  func bindWith() {
+    final class Owner { var values: [Int] = [] }
+    let relay = PublishRelay<Int>()
+    var owner: Owner? = Owner()
+    weak let weakOwner = owner
+    var calls = 0
+    _ = relay.asInfallible().bind(with: owner!) { owner, value in
+      owner.values.append(value)
+      calls += 1
+    }
+    relay.accept(1)
+    #expect(owner?.values == [1])
+    owner = nil
+    #expect(weakOwner == nil)
+    relay.accept(2)
+    #expect(calls == 1)
+  }
+
+  @Test("bind(to:curriedArgument:) passes the sequence, then the argument")
+  func bindCurried() {
+    func collect(_ source: Infallible<Int>) -> (Int) -> [Int] {
+      { factor in
+        var values: [Int] = []
+        _ = source.subscribe(onNext: { values.append($0 * factor) })
+        return values
+      }
+    }
+    #expect(Infallible.of(1, 2).bind(to: collect, curriedArgument: 3) == [3, 6])
+  }
+}
