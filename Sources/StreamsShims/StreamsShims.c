@@ -10,6 +10,10 @@ intptr_t streams_tracing_installed = 0;
 
 _Thread_local void *streams_trace_thread_state = 0;
 
+_Thread_local void *streams_trampoline = 0;
+
+intptr_t streams_trace_delivery_ids = 0;
+
 // The write end of the pipe watching each signal, or -1.
 static int streams_trace_signal_fds[65] = {[0 ... 64] = -1};
 

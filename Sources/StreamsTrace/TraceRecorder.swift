@@ -62,7 +62,6 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   let serial: UInt64
   /// Hands out delivery ids, process-wide: a cause recorded under one recorder never names
   /// another recorder's delivery.
-  private static let deliveryIDs = AtomicWord()
   let recordsValues: Bool
   private let timeline: Bool
 
@@ -201,7 +200,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// A new delivery id.
   @inline(__always)
   func nextDeliveryID() -> UInt64 {
-    UInt64(Self.deliveryIDs.increment())
+    UInt64(bitPattern: Int64(streams_trace_next_delivery_id()))
   }
 
   /// The calling thread's queue to this recorder, which becomes the thread's first attachment

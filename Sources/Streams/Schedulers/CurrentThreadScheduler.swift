@@ -1,4 +1,5 @@
 import Dispatch
+import StreamsShims
 
 #if canImport(Darwin)
   import Darwin
@@ -130,15 +131,22 @@ final class Trampoline {
   static var current: Trampoline { currentUnretained.takeUnretainedValue() }
 
   /// The calling thread's trampoline without a retain: the thread's key holds it until the
-  /// thread exits, so it outlives anything the thread does with it.
-  @usableFromInline
+  /// thread exits, so it outlives anything the thread does with it. Read through a C
+  /// thread-local variable (one instruction); the key is only for its destructor.
+  @inlinable
   static var currentUnretained: Unmanaged<Trampoline> {
-    if let raw = pthread_getspecific(trampolineKey) {
+    if let raw = streams_trampoline_get() {
       return Unmanaged<Trampoline>.fromOpaque(raw)
     }
+    return makeCurrent()
+  }
+
+  @usableFromInline
+  static func makeCurrent() -> Unmanaged<Trampoline> {
     let trampoline = Unmanaged.passRetained(Trampoline())
     let result = pthread_setspecific(trampolineKey, trampoline.toOpaque())
     precondition(result == 0, "Streams: pthread_setspecific failed with \(result)")
+    streams_trampoline_set(trampoline.toOpaque())
     return trampoline
   }
 
@@ -213,10 +221,12 @@ private let trampolineKey: pthread_key_t = {
 
 #if canImport(Darwin)
   private func releaseTrampoline(_ raw: UnsafeMutableRawPointer) {
+    streams_trampoline_set(nil)
     Unmanaged<Trampoline>.fromOpaque(raw).release()
   }
 #else
   private func releaseTrampoline(_ raw: UnsafeMutableRawPointer?) {
+    streams_trampoline_set(nil)
     guard let raw else { return }
     Unmanaged<Trampoline>.fromOpaque(raw).release()
   }

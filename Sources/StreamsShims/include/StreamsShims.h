@@ -83,6 +83,27 @@ static inline __attribute__((always_inline)) void streams_tracing_installed_stor
   __atomic_store_n(&streams_tracing_installed, value, __ATOMIC_SEQ_CST);
 }
 
+// The calling thread's trampoline (Streams' CurrentThreadScheduler queue, retained by a pthread
+// key whose destructor releases it and clears this), in a C thread-local variable: reading it is
+// one instruction, where `pthread_getspecific` is a call (and the key a lazily made global).
+extern _Thread_local void *_Nullable streams_trampoline;
+
+static inline __attribute__((always_inline)) void *_Nullable streams_trampoline_get(void) {
+  return streams_trampoline;
+}
+
+static inline __attribute__((always_inline)) void streams_trampoline_set(
+    void *_Nullable trampoline) {
+  streams_trampoline = trampoline;
+}
+
+// Delivery ids for StreamsTrace: process-wide, increasing, never 0.
+extern intptr_t streams_trace_delivery_ids;
+
+static inline __attribute__((always_inline)) intptr_t streams_trace_next_delivery_id(void) {
+  return __atomic_add_fetch(&streams_trace_delivery_ids, 1, __ATOMIC_RELAXED);
+}
+
 // The calling thread's StreamsTrace state (a pointer StreamsTrace owns), in a C thread-local
 // variable: reading it is one instruction, where `pthread_getspecific` is a call. StreamsTrace
 // also registers the pointer under a pthread key, whose destructor frees it when the thread
