@@ -154,8 +154,9 @@ extension ObservableType {
   /// // Prints "11", "12"
   /// ```
   ///
-  /// Completes at once for an empty collection, otherwise as the fixed-arity `combineLatest`; fails
-  /// with the first error or when `resultSelector` throws. Disposal disposes every source.
+  /// For an empty collection, emits `resultSelector([])` and completes at once (as RxSwift does);
+  /// otherwise completes as the fixed-arity `combineLatest`. Fails with the first error or when
+  /// `resultSelector` throws. Disposal disposes every source.
   ///
   /// - Parameter resultSelector: Receives the latest elements in the collection's order.
   public static func combineLatest<Sources: Collection>(
@@ -181,8 +182,9 @@ extension ObservableType {
   /// // Prints "[1, 10]"
   /// ```
   ///
-  /// Completes at once for an empty collection, otherwise as the fixed-arity `combineLatest`;
-  /// fails with the first error. Disposal disposes every source.
+  /// For an empty collection, emits one empty array and completes at once (as RxSwift does);
+  /// otherwise completes as the fixed-arity `combineLatest`. Fails with the first error.
+  /// Disposal disposes every source.
   public static func combineLatest<Sources: Collection>(
     _ collection: Sources, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<[Element]>
