@@ -69,7 +69,8 @@ extension ObservableType {
     concatSequence(sequence, upstreams: [], file: file, line: line)
   }
 
-  private static func concatSequence<Sources: Sequence>(
+  /// `concat` over `sequence`, drawn in traces with the given upstreams.
+  static func concatSequence<Sources: Sequence>(
     _ sequence: Sources, upstreams: [UInt64], file: StaticString, line: UInt
   ) -> Observable<Element> where Sources.Element == Observable<Element> {
     Observable(kind: "concat", upstreams: upstreams, file: file, line: line) { observer in
