@@ -85,6 +85,11 @@ extension ObservableType {
   /// that is not a `Failure`. Synchronous failures are retried in a loop, so the call stack does
   /// not grow. Disposal disposes the current source subscription and the trigger.
   ///
+  /// A failure is handled the same way whether the source fails while it is being subscribed or
+  /// later. RxSwift differs for a source that fails synchronously: a trigger that completes right
+  /// after its element, such as `errors.take(1)`, retries such a source once in Streams and never
+  /// in RxSwift (which retries an asynchronous failure once, as Streams does).
+  ///
   /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
   /// - Returns: The source's elements, across resubscriptions.
   public func retry<Trigger: ObservableType, Failure: Error>(
@@ -109,9 +114,10 @@ extension ObservableType {
   ///
   /// Marble (cold source `-1-X`, trigger `errors`): `-1--1--1-…`, resubscribed at each error.
   ///
-  /// The form of ``retry(when:file:line:)`` for every error; see there for the details. Completes
-  /// when the source or the trigger completes; fails when the trigger fails. Disposal disposes
-  /// the current source subscription and the trigger.
+  /// The form of ``retry(when:file:line:)`` for every error; see there for the details,
+  /// including how a synchronous failure differs from RxSwift. Completes when the source or the
+  /// trigger completes; fails when the trigger fails. Disposal disposes the current source
+  /// subscription and the trigger.
   ///
   /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
   /// - Returns: The source's elements, across resubscriptions.

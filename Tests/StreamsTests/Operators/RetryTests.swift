@@ -291,6 +291,28 @@ struct RetryWhenTests {
     #expect(trigger.subscriptions == [Subscription(200, 245)])
   }
 
+  @Test("errors.take(1) retries once, whether the failure is synchronous or not")
+  func takeOneTrigger() {
+    // A documented difference: RxSwift never retries a synchronous failure with this trigger.
+    var attempts = 0
+    var events: [Event<Int>] = []
+    _ = Observable<Int>.create { observer in
+      attempts += 1
+      observer.onError(TestError(id: attempts))
+      return Disposables.create()
+    }
+    .retry(when: { errors in errors.take(1) })
+    .subscribe { events.append($0) }
+    #expect(attempts == 2)
+    #expect(events == [.completed])
+
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError())])
+    let res = scheduler.start { xs.retry(when: { errors in errors.take(1) }) }
+    #expect(res.events == [.next(210, 1), .next(230, 1), .completed(240)])
+    #expect(xs.subscriptions == [Subscription(200, 220), Subscription(220, 240)])
+  }
+
   @Test("synchronous failures retried by a synchronous trigger do not recurse")
   func synchronousFailures() {
     let failures = 20_000
