@@ -8,7 +8,8 @@ extension ObservableType {
   /// Marble (cold source `-1-X`): `-1--1--1--1-…`, subscribed anew after every error.
   ///
   /// **This can run forever** if the source always fails. Completes when the source completes;
-  /// never fails. The failed subscription is disposed before the next one is made. A source that
+  /// never fails. The failed subscription is disposed (a `do(onDispose:)` on it included) before
+  /// the next one is made. A source that
   /// fails while it is being subscribed is resubscribed in a loop, so the call stack does not
   /// grow. Disposal disposes the current subscription.
   ///
@@ -33,7 +34,8 @@ extension ObservableType {
   /// As in RxSwift, `maxAttemptCount` counts the first subscription: `retry(1)` behaves like the
   /// source and `retry(0)` completes at once without subscribing. Completes when the source
   /// completes; fails with the last error once `maxAttemptCount` attempts failed. The failed
-  /// subscription is disposed before the next one is made; synchronous failures are retried in
+  /// subscription is disposed (a `do(onDispose:)` on it included) before the next one is made;
+  /// synchronous failures are retried in
   /// a loop, so the call stack does not grow. Disposal disposes the current subscription.
   ///
   /// - Parameter maxAttemptCount: The number of subscriptions to make at most; not negative.
@@ -75,7 +77,8 @@ extension ObservableType {
   ///
   /// `notificationHandler` is called once per subscription with an observable of the source's
   /// errors, and its result (the trigger) is subscribed before the source. When the source fails
-  /// with a `Failure`, the failed subscription is disposed and the error is sent to the errors
+  /// with a `Failure`, the failed subscription is disposed (a `do(onDispose:)` on it included)
+  /// and the error is sent to the errors
   /// observable; the next element of the trigger then resubscribes to the source. Elements the
   /// trigger emits while no failure is waiting are ignored.
   ///
@@ -232,7 +235,8 @@ final class RetryWhenSink<Element, Failure: Error>: Disposable, @unchecked Senda
         downstream.on(event)
         return
       }
-      attempt.dispose()
+      // The failed attempt's `do(onDispose:)` runs before anything subscribes again.
+      DoLifecycle.disposeFully(attempt)
       let action = state.withLock { state -> FailureAction in
         if state.disposed { return .none }
         if let end = state.triggerEnd { return .end(end) }
