@@ -162,9 +162,11 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
     case .error(let error):
       drain(state.withLock { $0.sources.outbox.send(.error(error)) })
     case .completed:
+      // The completion (when this was the last source) is delivered before the source that
+      // completed is disposed, as RxSwift's collection forms do.
       let (disposable, event) = state.withLock { $0.completed(index) }
-      disposable?.dispose()
       drain(event)
+      disposable?.dispose()
     }
   }
 

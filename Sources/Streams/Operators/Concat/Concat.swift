@@ -26,8 +26,9 @@ extension ObservableType {
   /// ```
   ///
   /// Completes when the last source completed (at once when there is none); fails with the first
-  /// error. Each source's subscription is disposed when it completes; disposal disposes the running
-  /// one.
+  /// error. Each source's subscription is disposed when it completes, before the next source is
+  /// subscribed; the last one's after the completion was delivered (RxSwift's order). Disposal
+  /// disposes the running one.
   public static func concat(
     _ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

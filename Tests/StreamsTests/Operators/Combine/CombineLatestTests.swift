@@ -154,6 +154,20 @@ struct CombineLatestTests {
     #expect(res.events == [.error(200, MultiTestError.selector)])
   }
 
+  @Test("as in RxSwift, the collection form completes before disposing the last source")
+  func collectionCompletionBeforeDisposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+    let ys = scheduler.createHotObservable([.next(220, 2), .completed(240)])
+    let log = DisposalLog()
+    let res = scheduler.start {
+      Observable.combineLatest([log.watch(xs, "xs"), log.watch(ys, "ys")])
+        .do(onCompleted: { log.append("completed") })
+    }
+    #expect(res.events == [.next(220, [1, 2]), .completed(240)])
+    #expect(log.entries == ["dispose xs", "completed", "dispose ys"])
+  }
+
   @Test("synchronous sources combine in subscription order")
   func synchronous() {
     let a = BehaviorSubject(value: 1)
