@@ -107,8 +107,8 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   /// ```
   ///
   /// Events are scheduled when the observable is created; subscribers only see those after
-  /// their subscription time. Disposing a subscription records its end in
-  /// ``TestableObservable/subscriptions``.
+  /// their subscription time, in subscription order (see ``TestableObservable``). Disposing a
+  /// subscription records its end in ``TestableObservable/subscriptions``.
   public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>])
     -> TestableObservable<Element>
   {

@@ -13,7 +13,9 @@
 /// A hot observable emits its events at their absolute times to whoever is subscribed then; a
 /// cold one replays them for each subscription, shifted by the subscription's time. Neither
 /// enforces the event grammar: recordings may contain events after a terminal event, so that
-/// tests can check that operators ignore them.
+/// tests can check that operators ignore them. A hot observable calls its subscribers in
+/// subscription order, even after an earlier one left (RxTest's may call a later subscriber
+/// first when it took the slot of one that left).
 public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
   // `@unchecked Sendable`: the mutable state (subscriptions, observers) is behind `lockedState`;
   // events are delivered on the thread that drives the scheduler.

@@ -46,6 +46,20 @@ struct TestableObservableTests {
     #expect(xs.subscriptions == [Subscription(100), Subscription(200, 300)])
   }
 
+  @Test("a hot observable keeps subscription order after an earlier subscriber left")
+  func hotSubscriptionOrder() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1)])
+    let order = Log<String>()
+    let holder = DisposableHolder()
+    scheduler.scheduleAt(100) { holder.disposable = xs.subscribe { _ in order.append("first") } }
+    scheduler.scheduleAt(110) { _ = xs.subscribe { _ in order.append("second") } }
+    scheduler.scheduleAt(120) { holder.disposable?.dispose() }
+    scheduler.scheduleAt(130) { _ = xs.subscribe { _ in order.append("third") } }
+    scheduler.start()
+    #expect(order.values == ["second", "third"])
+  }
+
   @Test("a cold observable replays for each subscription, shifted by its time")
   func coldPerSubscription() {
     let scheduler = TestScheduler(initialClock: 0)

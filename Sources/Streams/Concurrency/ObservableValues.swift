@@ -48,7 +48,10 @@ extension ObservableConvertibleType where Element: Sendable {
   /// - **Cancellation**: cancelling the consuming task, or dropping the iterator (leaving the loop
   ///   with `break`, `return` or a throw), disposes the subscription. After a cancellation,
   ///   `next()` discards what was buffered and returns `nil`, and the subscription has been
-  ///   disposed before it does. A task cancelled before its first `next()` never subscribes.
+  ///   disposed before it does. A task cancelled before its first `next()` never subscribes: the
+  ///   loop ends at once, with nothing delivered and nothing thrown, as an `AsyncStream` loop does.
+  ///   (RxSwift's `values` subscribes, delivers what the source sent synchronously, then throws
+  ///   `CancellationError`; Streams starts no work for a task that is already cancelled.)
   /// - **Continuations**: the consumer's continuation is resumed exactly once, never while a lock
   ///   is held, and never leaked: completion, error, cancellation and the iterator's end all
   ///   resume it.

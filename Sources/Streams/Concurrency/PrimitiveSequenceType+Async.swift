@@ -16,8 +16,19 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
   /// `RxError.noElements`; a success is never lost, even when it arrives from another thread
   /// before the task has suspended to wait (the element is kept for it), so a cancellation racing
   /// with a success ends in the element or in `CancellationError`, never in `RxError.noElements`.
+  /// In a task that is already cancelled, the `Single` is still subscribed, as in RxSwift: an
+  /// answer it gives while being subscribed (`Single.just(1)`) is returned (or thrown), otherwise
+  /// the subscription is disposed at once and `CancellationError` is thrown.
   public nonisolated(nonsending) var value: Element {
     get async throws {
+      if Task.isCancelled {
+        switch synchronousAnswer(primitiveSequence.asObservable()) {
+        case .next(let element): return element
+        case .error(let error): throw error
+        case .completed: throw RxError.noElements
+        case nil: throw CancellationError()
+        }
+      }
       // `.bufferingOldest(1)`, not 0: with no room, a success sent between `subscribe` and the
       // suspension would be dropped and the completion behind it misread as an empty `Single`.
       var iterator = primitiveSequence.asObservable()
@@ -113,9 +124,18 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element: Sendable {
   /// disposes the subscription, then throws `CancellationError`, so a cancellation is never
   /// mistaken for an empty `Maybe`. A success is never lost, even when it arrives from another
   /// thread before the task has suspended to wait, so it is never mistaken for an empty `Maybe`
-  /// either.
+  /// either. In a task that is already cancelled, an answer the `Maybe` gives while being
+  /// subscribed is returned (or thrown), as in RxSwift; otherwise `CancellationError` is thrown.
   public nonisolated(nonsending) var value: Element? {
     get async throws {
+      if Task.isCancelled {
+        switch synchronousAnswer(primitiveSequence.asObservable()) {
+        case .next(let element): return element
+        case .error(let error): throw error
+        case .completed: return nil
+        case nil: throw CancellationError()
+        }
+      }
       // `.bufferingOldest(1)`, not 0: see `Single.value`.
       var iterator = primitiveSequence.asObservable()
         .values(bufferingPolicy: .bufferingOldest(1)).makeAsyncIterator()
@@ -166,9 +186,18 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// ```
   ///
   /// Returns on completion and throws the error on failure. Made in the caller's isolation;
-  /// cancelling the waiting task disposes the subscription, then throws `CancellationError`.
+  /// cancelling the waiting task disposes the subscription, then throws `CancellationError`. In a
+  /// task that is already cancelled, a completion or error the `Completable` sends while being
+  /// subscribed is returned or thrown, as in RxSwift; otherwise `CancellationError` is thrown.
   public nonisolated(nonsending) var value: Void {
     get async throws {
+      if Task.isCancelled {
+        switch synchronousAnswer(primitiveSequence.asObservable()) {
+        case .next, .completed: return
+        case .error(let error): throw error
+        case nil: throw CancellationError()
+        }
+      }
       var iterator = primitiveSequence.asObservable().values.makeAsyncIterator()
       while try await iterator.next(isolation: #isolation) != nil {}
       if iterator.wasCancelled { throw CancellationError() }
@@ -205,4 +234,22 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         }
       })
   }
+}
+
+/// The first event `source` sends while it is being subscribed, or `nil`: what a trait's `value`
+/// answers in a task that is already cancelled (RxSwift's `value` returns such an answer too).
+/// The subscription is disposed before this returns; an event sent later, from another thread,
+/// is ignored.
+private func synchronousAnswer<Element: Sendable>(_ source: Observable<Element>) -> Event<
+  Element
+>? {
+  let answer = Locked<Event<Element>?>(nil)
+  let subscription = source.subscribe(
+    AnyObserver { event in
+      answer.withLock { first in
+        if first == nil { first = event }
+      }
+    })
+  subscription.dispose()
+  return answer.withLock { $0.take() }
 }

@@ -10,7 +10,9 @@ extension ObservableType where Element: Sendable {
   /// ```
   ///
   /// A full buffer is emitted at once and restarts the time window; a window that ends emits its
-  /// buffer on `scheduler`, even when it is empty. Completes when the source completes, first
+  /// buffer on `scheduler`, even when it is empty. The first window starts before the source is
+  /// subscribed (as in RxSwift), so an element that arrives at the instant a window ends goes into
+  /// the next buffer. Completes when the source completes, first
   /// emitting the current buffer (even when empty); fails at once when the source fails, dropping
   /// the buffer. Disposal disposes the source and cancels the timer.
   ///
@@ -29,11 +31,13 @@ extension ObservableType where Element: Sendable {
       observer in
       let sink = BufferSink<Element>(
         observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
+      // The first window is scheduled before the source is subscribed, as in RxSwift: a source
+      // element due at the instant the window ends then arrives after the window closed.
+      sink.startTimer(window: 0)
       sink.output.setUpstream(
         Disposables.create(
           source.subscribeNested(AnyObserver(eventHandler: sink.on)),
           Disposables.create(with: { sink.stopTimers() })))
-      sink.startTimer(window: 0)
       return sink.output
     }
   }

@@ -48,7 +48,9 @@ extension ObservableType {
                 sink.on(.error(error))
                 return
               }
-              // Replacing `first` disposes the failed subscription before subscribing `next`.
+              // Replacing `first` disposes the failed subscription before subscribing `next`. A
+              // `do(onDispose:)` on it runs when its error has been delivered, after `next` was
+              // subscribed: RxSwift's order, which subscribes `next` first.
               let second = SingleAssignmentDisposable()
               current.disposable = second
               second.setDisposable(next.subscribeAny(AnyObserver(eventHandler: sink.on)))
@@ -222,8 +224,8 @@ final class CatchSequenceSink<Element>: Disposable, @unchecked Sendable {
         defer { state.current = nil }
         return state.current
       }
-      previous?.dispose()
       guard let source = nextSource() else {
+        previous?.dispose()
         let lastError = state.withLock { state -> (any Error)? in
           state.running = false
           return state.lastError
@@ -231,6 +233,8 @@ final class CatchSequenceSink<Element>: Disposable, @unchecked Sendable {
         downstream.on(lastError.map { .error($0) } ?? .completed)
         return
       }
+      // The failed source's `do(onDispose:)` runs before the next source is subscribed.
+      DoLifecycle.disposeFully(previous)
       let subscription = source.subscribeAny(AnyObserver(eventHandler: self.on))
       let (disposeNow, again) = state.withLock { state -> (Bool, Bool) in
         if state.disposed {

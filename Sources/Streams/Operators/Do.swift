@@ -14,8 +14,13 @@ extension ObservableType {
   /// `onSubscribed`. For each event, the `on…` handler runs before the event is passed on and the
   /// `after…` handler after it. Disposal, whether from a terminal event or from the subscriber,
   /// disposes the source and then runs `onDispose`, once; after a terminal event that happens
-  /// once its `after…` handler has run. A source that terminates while it is being subscribed is
-  /// disposed (and `onDispose` runs) after `onSubscribed`, as in RxSwift.
+  /// once its `after…` handler has run (RxSwift does the same for a subscriber right behind the
+  /// `do`, but runs `onDispose` first when an operator between them disposes during the event).
+  /// Two exceptions, where RxSwift's order matters more: `retry`, `retry(when:)` and
+  /// `catch(sequence:)` dispose a failed attempt, and run its `onDispose`, before they subscribe
+  /// again (then `afterError` runs last, as in RxSwift); and stacked `do`s run their `onDispose`
+  /// upstream first. A source that terminates while it is being subscribed is disposed (and `onDispose`
+  /// runs) after `onSubscribed`, as in RxSwift.
   ///
   /// Completes and fails when the source does. A throw from `onNext`, `onError` or
   /// `onCompleted` is sent as `.error` instead of the event; a throw from `afterNext` is sent as
@@ -115,7 +120,9 @@ extension ObservableType {
 /// Disposes the subscription to the source and then runs `onDispose`, once, but never while a
 /// terminal event is being delivered: a downstream subscriber disposes its upstream while it
 /// handles the terminal event, and RxSwift runs `afterCompleted` / `afterError` before
-/// `onDispose`. A disposal that arrives during delivery is deferred to the end of it.
+/// `onDispose`. A disposal that arrives during delivery is deferred to the end of it, unless it
+/// comes through ``disposeFully(_:)``: what must happen after the disposal (a resubscription, the
+/// `onDispose` of a `do` further down) then waits for it instead.
 ///
 /// `@unchecked Sendable`: `state` is guarded by its lock; `onDispose` is the caller's closure,
 /// run once, on the thread that disposes (or that ends the delivery), as RxSwift runs it.
@@ -175,17 +182,31 @@ final class DoLifecycle: Disposable, @unchecked Sendable {
 
   @usableFromInline
   func dispose() {
-    let release = state.withLock { state -> Bool in
+    let (release, deferred) = state.withLock { state -> (Bool, Bool) in
       switch state.phase {
       case .running:
         state.phase = .disposed
-        return true
+        return (true, false)
       case .delivering:
         state.phase = .disposeDeferred
-        return false
+        return (false, true)
       case .disposeDeferred, .disposed:
-        return false
+        return (false, false)
       }
+    }
+    if release { self.release() }
+    if deferred {
+      let trampoline = Trampoline.current
+      if trampoline.disposeFullyDepth > 0 { trampoline.deferredDisposals.append(self) }
+    }
+  }
+
+  /// Runs a deferred disposal now, unless the delivery has ended and run it already.
+  private func releaseDeferred() {
+    let release = state.withLock { state -> Bool in
+      guard state.phase == .disposeDeferred else { return false }
+      state.phase = .disposed
+      return true
     }
     if release { self.release() }
   }
@@ -195,7 +216,29 @@ final class DoLifecycle: Disposable, @unchecked Sendable {
       defer { state.subscription = nil }
       return state.subscription
     }
-    subscription?.dispose()
+    // Stacked `do`s run their `onDispose` upstream first, as in RxSwift, even when the upstream
+    // one is still delivering its terminal event.
+    Self.disposeFully(subscription)
     onDispose?()
+  }
+
+  /// Disposes `disposable` and, before returning, runs the disposal of every `do` it reached that
+  /// was delivering a terminal event on this thread, with its `onDispose`, instead of deferring
+  /// it to the end of that delivery.
+  ///
+  /// For an operator that does something after the disposal: `retry` and `catch(sequence:)`
+  /// subscribe again, and RxSwift runs the failed attempt's `onDispose` first (a spinner shown in
+  /// `onSubscribe` and hidden in `onDispose` must end shown). The `do`s reached run
+  /// `afterCompleted` / `afterError` after their `onDispose` then, as RxSwift does.
+  static func disposeFully(_ disposable: (any Disposable)?) {
+    guard let disposable else { return }
+    let trampoline = Trampoline.current
+    let mark = trampoline.deferredDisposals.count
+    trampoline.disposeFullyDepth += 1
+    disposable.dispose()
+    trampoline.disposeFullyDepth -= 1
+    while trampoline.deferredDisposals.count > mark {
+      trampoline.deferredDisposals.remove(at: mark).releaseDeferred()
+    }
   }
 }

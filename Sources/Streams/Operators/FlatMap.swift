@@ -15,7 +15,9 @@ extension ObservableType {
   ///
   /// Completes when the source and every inner sequence completed. Fails with the first error of
   /// any of them, or when `selector` throws, disposing the rest. The source's subscription is
-  /// disposed when it completes, each inner one when it completes; disposal disposes all.
+  /// disposed when it completes, each inner one when it completes, before a completion that
+  /// follows is delivered (RxSwift may deliver it first, see the migration guide); disposal
+  /// disposes all.
   /// Inner sequences may emit on different threads: elements are delivered one at a time and never
   /// under a lock.
   ///

@@ -8,7 +8,8 @@ extension ObservableType {
   /// Marble (cold source `-1-X`): `-1--1--1--1-…`, subscribed anew after every error.
   ///
   /// **This can run forever** if the source always fails. Completes when the source completes;
-  /// never fails. The failed subscription is disposed before the next one is made. A source that
+  /// never fails. The failed subscription is disposed (a `do(onDispose:)` on it included) before
+  /// the next one is made. A source that
   /// fails while it is being subscribed is resubscribed in a loop, so the call stack does not
   /// grow. Disposal disposes the current subscription.
   ///
@@ -33,7 +34,8 @@ extension ObservableType {
   /// As in RxSwift, `maxAttemptCount` counts the first subscription: `retry(1)` behaves like the
   /// source and `retry(0)` completes at once without subscribing. Completes when the source
   /// completes; fails with the last error once `maxAttemptCount` attempts failed. The failed
-  /// subscription is disposed before the next one is made; synchronous failures are retried in
+  /// subscription is disposed (a `do(onDispose:)` on it included) before the next one is made;
+  /// synchronous failures are retried in
   /// a loop, so the call stack does not grow. Disposal disposes the current subscription.
   ///
   /// - Parameter maxAttemptCount: The number of subscriptions to make at most; not negative.
@@ -75,7 +77,8 @@ extension ObservableType {
   ///
   /// `notificationHandler` is called once per subscription with an observable of the source's
   /// errors, and its result (the trigger) is subscribed before the source. When the source fails
-  /// with a `Failure`, the failed subscription is disposed and the error is sent to the errors
+  /// with a `Failure`, the failed subscription is disposed (a `do(onDispose:)` on it included)
+  /// and the error is sent to the errors
   /// observable; the next element of the trigger then resubscribes to the source. Elements the
   /// trigger emits while no failure is waiting are ignored.
   ///
@@ -84,6 +87,11 @@ extension ObservableType {
   /// (likewise at once or at the next failure), or at once when the source fails with an error
   /// that is not a `Failure`. Synchronous failures are retried in a loop, so the call stack does
   /// not grow. Disposal disposes the current source subscription and the trigger.
+  ///
+  /// A failure is handled the same way whether the source fails while it is being subscribed or
+  /// later. RxSwift differs for a source that fails synchronously: a trigger that completes right
+  /// after its element, such as `errors.take(1)`, retries such a source once in Streams and never
+  /// in RxSwift (which retries an asynchronous failure once, as Streams does).
   ///
   /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
   /// - Returns: The source's elements, across resubscriptions.
@@ -109,9 +117,10 @@ extension ObservableType {
   ///
   /// Marble (cold source `-1-X`, trigger `errors`): `-1--1--1-…`, resubscribed at each error.
   ///
-  /// The form of ``retry(when:file:line:)`` for every error; see there for the details. Completes
-  /// when the source or the trigger completes; fails when the trigger fails. Disposal disposes
-  /// the current source subscription and the trigger.
+  /// The form of ``retry(when:file:line:)`` for every error; see there for the details,
+  /// including how a synchronous failure differs from RxSwift. Completes when the source or the
+  /// trigger completes; fails when the trigger fails. Disposal disposes the current source
+  /// subscription and the trigger.
   ///
   /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
   /// - Returns: The source's elements, across resubscriptions.
@@ -226,7 +235,8 @@ final class RetryWhenSink<Element, Failure: Error>: Disposable, @unchecked Senda
         downstream.on(event)
         return
       }
-      attempt.dispose()
+      // The failed attempt's `do(onDispose:)` runs before anything subscribes again.
+      DoLifecycle.disposeFully(attempt)
       let action = state.withLock { state -> FailureAction in
         if state.disposed { return .none }
         if let end = state.triggerEnd { return .end(end) }

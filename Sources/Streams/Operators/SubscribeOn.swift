@@ -11,14 +11,25 @@ extension ObservableType {
   ///
   /// Events are not moved: they arrive on whichever thread the source emits on (for a source
   /// that emits while being subscribed, the scheduler's). Completes and fails when the source
-  /// does. Disposing before the scheduled subscription runs cancels it; disposing afterwards
-  /// schedules the disposal of the source subscription on `scheduler`.
+  /// does. Disposing before the scheduled subscription runs cancels it; disposing afterwards, or
+  /// a terminal event, schedules the disposal of the source subscription on `scheduler`. (An
+  /// `Observable` source, like RxSwift's, has already disposed itself at its terminal event; an
+  /// `ObservableType` of your own, or a test observable, is subscribed as it is and disposed on
+  /// `scheduler`: on a `TestScheduler` its subscription ends one tick after the event, as in
+  /// RxSwift.)
   ///
   /// - Parameter scheduler: Where the subscription and its disposal happen.
   public func subscribe(
     on scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    let source = asObservable()
+    // Another `ObservableType` is subscribed as it is, as RxSwift does, not through the wrapper
+    // of `asObservable()`, which would dispose it at its terminal event on the emitting thread:
+    // its subscription ends on `scheduler`, like a disposal. The sink below keeps the grammar.
+    let source =
+      self as? Observable<Element>
+      ?? Observable(kind: "asObservable", upstreams: [], file: file, line: line) { observer in
+        self.subscribe(observer)
+      }
     return Observable(
       kind: "subscribe(on:)", upstreams: [source.traceID], file: file, line: line
     ) { observer in

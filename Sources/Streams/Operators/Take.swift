@@ -143,7 +143,8 @@ extension ObservableType {
   ///
   /// `other` is subscribed first, then the source. Completes when `other` emits (disposing both)
   /// or when the source completes; fails when either fails. When `other` completes without
-  /// emitting, only its subscription ends and the source goes on. Disposal disposes both.
+  /// emitting, only its subscription ends and the source goes on. Disposal disposes both, the
+  /// source first (as RxSwift does).
   ///
   /// Events from the two sequences may come from different threads. Streams serializes them
   /// without a lock held around delivery: a completion triggered by `other` while a source
@@ -160,10 +161,7 @@ extension ObservableType {
     ) { observer in
       let sink = GuardedSink(observer)
       let gate = UntilGate(sink)
-      let group = CompositeDisposable()
-      sink.setUpstream(group)
       let otherSubscription = SingleAssignmentDisposable()
-      group.insert(otherSubscription)
       otherSubscription.setDisposable(
         trigger.subscribeNested(
           AnyObserver { event in
@@ -173,14 +171,16 @@ extension ObservableType {
             case .completed: otherSubscription.dispose()
             }
           }))
-      group.insert(
-        source.subscribeNested(
-          AnyObserver { event in
-            switch event {
-            case .next: gate.forward(event)
-            case .error, .completed: gate.terminate(event)
-            }
-          }))
+      let sourceSubscription = source.subscribeNested(
+        AnyObserver { event in
+          switch event {
+          case .next: gate.forward(event)
+          case .error, .completed: gate.terminate(event)
+          }
+        })
+      // The source is disposed before `other`, as in RxSwift. A sequence that ended while being
+      // subscribed has stopped the sink, which then disposes both at once.
+      sink.setUpstream(Disposables.create(sourceSubscription, otherSubscription))
       return sink
     }
   }

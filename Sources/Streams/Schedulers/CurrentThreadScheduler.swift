@@ -105,6 +105,11 @@ final class Trampoline {
   @exclusivity(unchecked) @usableFromInline var tracer: (any StreamsTracer)?
   @exclusivity(unchecked) @usableFromInline var tracerGeneration = 0
 
+  /// The `do` disposals deferred on this thread while ``DoLifecycle/disposeFully(_:)`` runs
+  /// (see there), and how many of its calls are running.
+  @exclusivity(unchecked) var deferredDisposals: [DoLifecycle] = []
+  @exclusivity(unchecked) var disposeFullyDepth = 0
+
   /// Reads the installed tracer under its lock and keeps it for this thread; returns it.
   @usableFromInline
   func refreshTracer() -> (any StreamsTracer)? {

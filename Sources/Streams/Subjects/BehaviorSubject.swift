@@ -13,6 +13,9 @@
 /// inside its own `onNext`, the second event is queued and delivered, in order, right after the
 /// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
 /// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
+/// For the same reason, a subscription made from inside a delivery (an observer that subscribes
+/// to this subject) receives the current value when that delivery has finished, before any later
+/// event; RxSwift sends it from inside `subscribe`.
 ///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType,

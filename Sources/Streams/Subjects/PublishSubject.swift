@@ -18,6 +18,10 @@
 /// An observer whose subscription is disposed while an event is on its way (for instance by
 /// another observer of the same event) does not receive it; RxSwift would still deliver it.
 ///
+/// Observers are called in subscription order, always. In RxSwift an observer that subscribes
+/// after the first one left takes its slot and is called before all older observers, and past 30
+/// observers the order is a dictionary's. Every subject, relay and `share` delivers this way.
+///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable

@@ -92,6 +92,56 @@ struct PrimitiveSequenceTypeAsyncTests {
     await #expect(throws: CancellationError.self) { try await consumer.value }
   }
 
+  @Test("in a task already cancelled, value returns an answer given on subscription, as in RxSwift")
+  func valueInCancelledTask() async throws {
+    let answers = Task { () -> [String] in
+      withUnsafeCurrentTask { $0?.cancel() }
+      var answers: [String] = []
+      answers.append("\(try await Single.just(1).value)")
+      answers.append("\(try await Maybe.just(2).value ?? -1)")
+      answers.append("\(try await Maybe<Int>.empty().value ?? -1)")
+      try await Completable.empty().value
+      answers.append("completed")
+      do {
+        _ = try await Single<Int>.error(BridgeTestError(id: 4)).value
+      } catch {
+        answers.append("\(error)")
+      }
+      return answers
+    }
+    #expect(
+      try await answers.value == ["1", "2", "-1", "completed", "\(BridgeTestError(id: 4))"])
+  }
+
+  @Test("in a task already cancelled, value without an answer on subscription throws at once")
+  func valueInCancelledTaskWithoutAnswer() async throws {
+    let log = BridgeBox<[String]>([])
+    let single = Single<Int>.create { _ in
+      log.update { $0.append("subscribe") }
+      return Disposables.create { log.update { $0.append("dispose") } }
+    }
+    let outcome = Task { () -> String in
+      withUnsafeCurrentTask { $0?.cancel() }
+      do {
+        return "\(try await single.value)"
+      } catch is CancellationError {
+        return "CancellationError"
+      }
+    }
+    #expect(try await outcome.value == "CancellationError")
+    #expect(log.value == ["subscribe", "dispose"])
+    let maybe = Task { () -> Bool in
+      withUnsafeCurrentTask { $0?.cancel() }
+      do {
+        _ = try await Maybe<Int>.never().value
+        return false
+      } catch {
+        return error is CancellationError
+      }
+    }
+    #expect(await maybe.value)
+  }
+
   @Test("value works for a main-actor-held trait (the getter runs in the caller's isolation)")
   @MainActor
   func mainActorCaller() async throws {

@@ -48,6 +48,19 @@ struct BufferTests {
       ])
   }
 
+  @Test("as in RxSwift, the first window is scheduled before the source is subscribed")
+  func windowBeforeSource() {
+    // Actions due at the same instant run in the order they were scheduled: the window that ends
+    // at 250 was scheduled before the cold source's element due at 250, so it closes first.
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(50, 20)])
+    let res = scheduler.start(disposed: 400) {
+      xs.buffer(timeSpan: .seconds(50), count: 5, scheduler: scheduler)
+    }
+    #expect(res.events == [.next(250, []), .next(300, [20]), .next(350, [])])
+    #expect(xs.subscriptions == [Subscription(200, 400)])
+  }
+
   @Test("an error drops the buffer")
   func error() {
     let scheduler = TestScheduler(initialClock: 0)

@@ -33,6 +33,40 @@ struct CatchTests {
     #expect(caught == [TestError(id: 1)])
   }
 
+  @Test("catch: the handler's sequence is subscribed before the failed source's onDispose runs")
+  func catchSubscribesBeforeOnDispose() {
+    // RxSwift's order: it subscribes the handler's sequence first, then disposes the source.
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable(
+      [.error(230, TestError(id: 1))] as [Recorded<Event<Int>>])
+    var log: [String] = []
+    _ = scheduler.start {
+      xs.do(
+        onSubscribe: { log.append("subscribe source") },
+        onDispose: { log.append("dispose source") }
+      )
+      .catch { _ in Observable.never().do(onSubscribe: { log.append("subscribe handler's") }) }
+    }
+    #expect(log == ["subscribe source", "subscribe handler's", "dispose source"])
+  }
+
+  @Test("catch(sequence:): a failed source's onDispose runs before the next one is subscribed")
+  func catchSequenceDisposesBeforeSubscribing() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable(
+      [.error(230, TestError(id: 1))] as [Recorded<Event<Int>>])
+    var log: [String] = []
+    _ = scheduler.start {
+      Observable.catch(sequence: [
+        xs.do(
+          onSubscribe: { log.append("subscribe first") }, onDispose: { log.append("dispose first") }
+        ),
+        Observable.never().do(onSubscribe: { log.append("subscribe second") }),
+      ])
+    }
+    #expect(log == ["subscribe first", "dispose first", "subscribe second"])
+  }
+
   @Test("catch: completion of the source never calls the handler")
   func catchCompletion() {
     let scheduler = TestScheduler(initialClock: 0)

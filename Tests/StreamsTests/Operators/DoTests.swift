@@ -159,6 +159,30 @@ struct DoTests {
     #expect(xs.subscriptions == [Subscription(200, 220)])
   }
 
+  @Test("stacked dos run onDispose upstream first at a terminal event, as in RxSwift")
+  func stackedOnDispose() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1), .completed(250)])
+    var log: [String] = []
+    let res = scheduler.start {
+      xs.do(afterCompleted: { log.append("afterCompleted A") }, onDispose: { log.append("A") })
+        .do(afterCompleted: { log.append("afterCompleted B") }, onDispose: { log.append("B") })
+    }
+    #expect(res.events == [.next(210, 1), .completed(250)])
+    #expect(log == ["afterCompleted B", "A", "B", "afterCompleted A"])
+  }
+
+  @Test("stacked dos run onDispose upstream first when disposed")
+  func stackedOnDisposeDisposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1)])
+    var log: [String] = []
+    _ = scheduler.start(disposed: 300) {
+      xs.do(onDispose: { log.append("A") }).do(onDispose: { log.append("B") })
+    }
+    #expect(log == ["A", "B"])
+  }
+
   @Test("disposal mid-stream disposes the source and runs onDispose once")
   func disposal() {
     let scheduler = TestScheduler(initialClock: 0)

@@ -30,3 +30,30 @@ extension TestScheduler {
       })
   }
 }
+
+/// Records, in order, terminal events and the moments subscriptions are disposed: the disposal
+/// order of the multi-source operators.
+final class DisposalLog: Sendable {
+  private let lines = Protected<[String]>([])
+
+  /// What was recorded so far.
+  var entries: [String] { lines.withLock { $0 } }
+
+  /// Records `line`.
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+  /// `source`, recording "dispose `name`" when a subscription to it is disposed (at once, unlike
+  /// `do(onDispose:)`, which waits for the end of a terminal event it delivers).
+  func watch<Source: ObservableType>(_ source: Source, _ name: String) -> Observable<
+    Source.Element
+  > {
+    let observable = source.asObservable()
+    return Observable.create { observer in
+      let subscription = observable.subscribe(observer)
+      return Disposables.create {
+        self.append("dispose \(name)")
+        subscription.dispose()
+      }
+    }
+  }
+}

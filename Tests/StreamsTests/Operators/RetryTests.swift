@@ -291,6 +291,56 @@ struct RetryWhenTests {
     #expect(trigger.subscriptions == [Subscription(200, 245)])
   }
 
+  @Test("errors.take(1) retries once, whether the failure is synchronous or not")
+  func takeOneTrigger() {
+    // A documented difference: RxSwift never retries a synchronous failure with this trigger.
+    var attempts = 0
+    var events: [Event<Int>] = []
+    _ = Observable<Int>.create { observer in
+      attempts += 1
+      observer.onError(TestError(id: attempts))
+      return Disposables.create()
+    }
+    .retry(when: { errors in errors.take(1) })
+    .subscribe { events.append($0) }
+    #expect(attempts == 2)
+    #expect(events == [.completed])
+
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError())])
+    let res = scheduler.start { xs.retry(when: { errors in errors.take(1) }) }
+    #expect(res.events == [.next(210, 1), .next(230, 1), .completed(240)])
+    #expect(xs.subscriptions == [Subscription(200, 220), Subscription(220, 240)])
+  }
+
+  @Test("retry(n): the failed attempt's onDispose runs before the next attempt's onSubscribe")
+  func retryDisposesBeforeResubscribing() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError())])
+    var log: [String] = []
+    let res = scheduler.start {
+      xs.do(
+        afterError: { _ in log.append("afterError") }, onSubscribe: { log.append("show") },
+        onDispose: { log.append("hide") }
+      ).retry(2)
+    }
+    #expect(res.events == [.next(210, 1), .next(230, 1), .error(240, TestError())])
+    // As in RxSwift; when the last attempt fails, `afterError` still runs before `onDispose`.
+    #expect(log == ["show", "hide", "show", "afterError", "afterError", "hide"])
+  }
+
+  @Test("retry(when:): the failed attempt's onDispose runs before the next attempt's onSubscribe")
+  func retryWhenDisposesBeforeResubscribing() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError())])
+    var log: [String] = []
+    _ = scheduler.start(disposed: 235) {
+      xs.do(onSubscribe: { log.append("show") }, onDispose: { log.append("hide") })
+        .retry(when: { errors in errors })
+    }
+    #expect(log == ["show", "hide", "show", "hide"])
+  }
+
   @Test("synchronous failures retried by a synchronous trigger do not recurse")
   func synchronousFailures() {
     let failures = 20_000

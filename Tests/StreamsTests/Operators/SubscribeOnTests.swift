@@ -22,19 +22,40 @@ struct SubscribeOnTests {
     #expect(xs.subscriptions == [Subscription(201, 1001)])
   }
 
-  @Test("completion and error pass through")
+  @Test("as in RxSwift, a test observable's subscription ends on the scheduler after it terminates")
   func terminal() {
+    // A hot or cold test observable is an `ObservableType`, not an `Observable`: it is subscribed
+    // directly, so nothing between it and `subscribe(on:)` disposes it at the terminal event.
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(210, 2), Recorded<Event<Int>>.completed(300)])
     let res = scheduler.start { xs.subscribe(on: scheduler) }
     #expect(res.events == [.next(210, 2), .completed(300)])
-    #expect(xs.subscriptions == [Subscription(201, 300)])
+    #expect(xs.subscriptions == [Subscription(201, 301)])
 
     let scheduler2 = TestScheduler(initialClock: 0)
     let ys = scheduler2.createHotObservable([Recorded<Event<Int>>.error(300, TestFailure())])
     let res2 = scheduler2.start { ys.subscribe(on: scheduler2) }
     #expect(res2.events == [.error(300, TestFailure())])
-    #expect(ys.subscriptions == [Subscription(201, 300)])
+    #expect(ys.subscriptions == [Subscription(201, 301)])
+
+    let scheduler3 = TestScheduler(initialClock: 0)
+    let zs = scheduler3.createColdObservable([.next(10, 1), Recorded<Event<Int>>.completed(20)])
+    let res3 = scheduler3.start { zs.subscribe(on: scheduler3) }
+    #expect(res3.events == [.next(211, 1), .completed(221)])
+    #expect(zs.subscriptions == [Subscription(201, 222)])
+  }
+
+  @Test("an Observable source disposes itself at its terminal event, as in RxSwift")
+  func observableTerminal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let disposedAt = Protected<[TestTime]>([])
+    let source = Observable<Int>.create { observer in
+      observer.onCompleted()
+      return Disposables.create { disposedAt.withLock { $0.append(scheduler.clock) } }
+    }
+    let res = scheduler.start { source.subscribe(on: scheduler) }
+    #expect(res.events == [.completed(201)])
+    #expect(disposedAt.withLock { $0 } == [201])
   }
 
   @Test("disposal before the scheduled subscription cancels it")

@@ -216,6 +216,26 @@ struct TakeUntilTests {
     #expect(ys.subscriptions == [Subscription(200, 250)])
   }
 
+  @Test("as in RxSwift, the source is disposed before the other sequence")
+  func untilDisposalOrder() {
+    let endings:
+      [(disposed: TestTime, source: [Recorded<Event<Int>>], other: [Recorded<Event<Int>>])] = [
+        (1000, [.next(210, 1)], [.next(250, 0)]),
+        (250, [.next(210, 1)], []),
+      ]
+    for ending in endings {
+      let scheduler = TestScheduler(initialClock: 0)
+      let xs = scheduler.createHotObservable(ending.source)
+      let ys = scheduler.createHotObservable(ending.other)
+      var log: [String] = []
+      _ = scheduler.start(disposed: ending.disposed) {
+        xs.do(onDispose: { log.append("source") })
+          .take(until: ys.do(onDispose: { log.append("other") }))
+      }
+      #expect(log == ["source", "other"])
+    }
+  }
+
   @Test("an other sequence that emits at subscription stops the source before it starts")
   func immediateOther() {
     let events = Protected<[Event<Int>]>([])

@@ -106,6 +106,26 @@ struct BehaviorSubjectTests {
     #expect(!subject.hasObservers)
   }
 
+  @Test("a subscription made during a delivery receives the value when that delivery ends")
+  func reentrantSubscribe() {
+    // A documented difference: RxSwift sends the current value synchronously inside `subscribe`.
+    let subject = BehaviorSubject(value: 1)
+    var log: [String] = []
+    var inner: (any Disposable)?
+    let outer = subject.subscribe(onNext: { element in
+      log.append("outer \(element)")
+      if element == 2 {
+        inner = subject.subscribe(onNext: { log.append("inner \($0)") })
+        log.append("subscribed")
+      }
+    })
+    subject.onNext(2)
+    subject.onNext(3)
+    #expect(log == ["outer 1", "outer 2", "subscribed", "inner 2", "outer 3", "inner 3"])
+    inner?.dispose()
+    outer.dispose()
+  }
+
   @Test("a subscription disposed mid-stream receives nothing more")
   func disposeMidStream() {
     let scheduler = TestScheduler(initialClock: 0)

@@ -189,6 +189,22 @@ struct PublishSubjectTests {
     #expect(log.value == ["A1", "A2"])
   }
 
+  @Test("observers are called in subscription order, also after an earlier observer left")
+  func subscriptionOrder() {
+    // A documented difference: in RxSwift the third observer, which takes the first one's slot,
+    // would be called before the second.
+    let subject = PublishSubject<Int>()
+    var order: [String] = []
+    let first = subject.subscribe(onNext: { _ in order.append("first") })
+    let second = subject.subscribe(onNext: { _ in order.append("second") })
+    first.dispose()
+    let third = subject.subscribe(onNext: { _ in order.append("third") })
+    subject.onNext(1)
+    #expect(order == ["second", "third"])
+    second.dispose()
+    third.dispose()
+  }
+
   @Test("events after a terminal event are ignored")
   func grammar() {
     let subject = PublishSubject<Int>()

@@ -117,6 +117,28 @@ struct ReplaySubjectTests {
     #expect(res.events == [.next(300, 4), .next(340, 5)])
   }
 
+  @Test("a subscription made during a delivery receives the buffer when that delivery ends")
+  func reentrantSubscribe() {
+    // A documented difference: RxSwift replays the buffer synchronously inside `subscribe`.
+    let subject = ReplaySubject<Int>.create(bufferSize: 2)
+    var log: [String] = []
+    var inner: (any Disposable)?
+    subject.onNext(1)
+    let outer = subject.subscribe(onNext: { element in
+      log.append("outer \(element)")
+      if element == 2 {
+        inner = subject.subscribe(onNext: { log.append("inner \($0)") })
+        log.append("subscribed")
+      }
+    })
+    subject.onNext(2)
+    subject.onNext(3)
+    #expect(
+      log == ["outer 1", "outer 2", "subscribed", "inner 1", "inner 2", "outer 3", "inner 3"])
+    inner?.dispose()
+    outer.dispose()
+  }
+
   @Test("a negative buffer size stops the program")
   func negativeBufferSize() async {
     await #expect(processExitsWith: .failure) {

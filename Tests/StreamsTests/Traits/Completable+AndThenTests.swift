@@ -55,4 +55,46 @@ struct CompletableAndThenTests {
     #expect(res.events == [])
     #expect(ys.subscriptions == [Subscription(220, 250)])
   }
+
+  @Test("as in RxSwift (its #2604), the first Completable is released when it completes")
+  func releasesFirstOnCompletion() {
+    let trigger = PublishSubject<Never>()
+    let second = PublishSubject<Int>()
+    weak var weakCaptured: AndThenCaptured?
+    var subscription: (any Disposable)?
+    do {
+      let captured = AndThenCaptured()
+      weakCaptured = captured
+      let first = trigger.do(onCompleted: { withExtendedLifetime(captured) {} }).asCompletable()
+      subscription = first.andThen(second.asObservable()).subscribe()
+    }
+    #expect(weakCaptured != nil)
+    trigger.onCompleted()
+    #expect(weakCaptured == nil)
+    #expect(second.hasObservers)
+    subscription?.dispose()
+    #expect(!second.hasObservers)
+  }
+
+  @Test("the first Completable is released when it fails, before the subscription is disposed")
+  func releasesFirstOnFailure() {
+    let trigger = PublishSubject<Never>()
+    weak var weakCaptured: AndThenCaptured?
+    var failures = 0
+    var subscription: (any Disposable)?
+    do {
+      let captured = AndThenCaptured()
+      weakCaptured = captured
+      let first = trigger.do(onError: { _ in withExtendedLifetime(captured) {} }).asCompletable()
+      subscription = first.andThen(Single.just(1)).subscribe(onFailure: { _ in failures += 1 })
+    }
+    #expect(weakCaptured != nil)
+    trigger.onError(TraitError())
+    #expect(failures == 1)
+    #expect(weakCaptured == nil)
+    subscription?.dispose()
+  }
 }
+
+/// An object the first `Completable` of `andThen` captures.
+private final class AndThenCaptured {}

@@ -17,7 +17,8 @@ extension ObservableType {
   ///
   /// The sources are subscribed in order. Completes when both sources completed, or when one
   /// emits after the other completed; fails with the first error, or when `resultSelector`
-  /// throws, disposing both sources. A source's subscription is disposed when it completes;
+  /// throws, disposing both sources (in subscription order, after the error was delivered;
+  /// RxSwift disposes a failing source first, see the migration guide). A source's subscription is disposed when it completes;
   /// disposal disposes both. The sources may emit on different threads: `resultSelector` and the
   /// observer run one at a time, in the order the elements arrived, never under a lock.
   ///
@@ -154,8 +155,10 @@ extension ObservableType {
   /// // Prints "11", "12"
   /// ```
   ///
-  /// Completes at once for an empty collection, otherwise as the fixed-arity `combineLatest`; fails
-  /// with the first error or when `resultSelector` throws. Disposal disposes every source.
+  /// For an empty collection, emits `resultSelector([])` and completes at once (as RxSwift does);
+  /// otherwise completes as the fixed-arity `combineLatest`, delivering the completion before it
+  /// disposes the source that completed last (RxSwift's order for this form). Fails with the
+  /// first error or when `resultSelector` throws. Disposal disposes every source.
   ///
   /// - Parameter resultSelector: Receives the latest elements in the collection's order.
   public static func combineLatest<Sources: Collection>(
@@ -181,8 +184,9 @@ extension ObservableType {
   /// // Prints "[1, 10]"
   /// ```
   ///
-  /// Completes at once for an empty collection, otherwise as the fixed-arity `combineLatest`;
-  /// fails with the first error. Disposal disposes every source.
+  /// For an empty collection, emits one empty array and completes at once (as RxSwift does);
+  /// otherwise completes as the fixed-arity `combineLatest`. Fails with the first error.
+  /// Disposal disposes every source.
   public static func combineLatest<Sources: Collection>(
     _ collection: Sources, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<[Element]>

@@ -41,9 +41,14 @@ struct CombineStateMachine<Value> {
     sources = CombineSources(count: count)
   }
 
-  /// Completes a combination of no sources at once, as RxSwift does.
+  /// Ends a combination of no sources at once, as RxSwift does: `combineLatest` first emits the
+  /// empty combination (its result selector applied to `[]`), `zip` only completes.
   mutating func start() -> Event<Snapshot>? {
-    count == 0 ? sources.outbox.send(.completed) : nil
+    guard count == 0 else { return nil }
+    guard case .latest = mode else { return sources.outbox.send(.completed) }
+    let first = sources.outbox.send(.next(Snapshot()))
+    let second = sources.outbox.send(.completed)
+    return first ?? second
   }
 
   /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
@@ -157,9 +162,11 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
     case .error(let error):
       drain(state.withLock { $0.sources.outbox.send(.error(error)) })
     case .completed:
+      // The completion (when this was the last source) is delivered before the source that
+      // completed is disposed, as RxSwift's collection forms do.
       let (disposable, event) = state.withLock { $0.completed(index) }
-      disposable?.dispose()
       drain(event)
+      disposable?.dispose()
     }
   }
 

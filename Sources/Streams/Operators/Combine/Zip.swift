@@ -17,8 +17,10 @@ extension ObservableType {
   /// Elements wait in per-source buffers until both sources have one. The sources are subscribed
   /// in order. As in RxSwift, completes when both sources completed (a source that completed
   /// with nothing buffered does not end the sequence by itself); fails with the first error, or
-  /// when `resultSelector` throws, disposing both sources. A source's subscription is disposed
-  /// when it completes; disposal disposes both. The sources may emit on different threads:
+  /// when `resultSelector` throws, disposing both sources (in subscription order, after the error
+  /// was delivered; RxSwift disposes a failing source first, see the migration guide). A
+  /// source's subscription is disposed when it completes; disposal disposes both. The sources
+  /// may emit on different threads:
   /// `resultSelector` and the observer run one at a time, never under a lock.
   ///
   /// The buffers keep the elements with their own types and the operator specializes in the

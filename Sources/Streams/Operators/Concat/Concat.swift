@@ -26,8 +26,9 @@ extension ObservableType {
   /// ```
   ///
   /// Completes when the last source completed (at once when there is none); fails with the first
-  /// error. Each source's subscription is disposed when it completes; disposal disposes the running
-  /// one.
+  /// error. Each source's subscription is disposed when it completes, before the next source is
+  /// subscribed; the last one's after the completion was delivered (RxSwift's order). Disposal
+  /// disposes the running one.
   public static func concat(
     _ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
@@ -69,7 +70,8 @@ extension ObservableType {
     concatSequence(sequence, upstreams: [], file: file, line: line)
   }
 
-  private static func concatSequence<Sources: Sequence>(
+  /// `concat` over `sequence`, drawn in traces with the given upstreams.
+  static func concatSequence<Sources: Sequence>(
     _ sequence: Sources, upstreams: [UInt64], file: StaticString, line: UInt
   ) -> Observable<Element> where Sources.Element == Observable<Element> {
     Observable(kind: "concat", upstreams: upstreams, file: file, line: line) { observer in

@@ -91,23 +91,31 @@ final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Senda
 
   /// Subscribes to the first source.
   func start() -> any Disposable {
-    if state.withLock({ $0.claimLoop() }) { run() }
+    if state.withLock({ $0.claimLoop() }) { run(after: nil) }
     return self
   }
 
   /// The subscribe loop: subscribes the next source for as long as sources complete
   /// synchronously.
-  private func run() {
+  ///
+  /// `completed` is the subscription of the source that just completed: it is disposed before
+  /// the next source is subscribed, or, when it was the last, after the completion is delivered
+  /// (RxSwift's order).
+  private func run(after completed: (any Disposable)?) {
+    var completed = completed
     while let id = state.withLock({ $0.willSubscribe() }) {
       guard let source = iterator.next() else {
         drain(state.withLock { $0.exhausted() })
+        completed?.dispose()
         return
       }
+      completed.take()?.dispose()
       let subscription = source.subscribeAny(AnyObserver { [self] event in on(id, event) })
       let (disposeNow, advance) = state.withLock { $0.subscribed(id, subscription) }
       disposeNow?.dispose()
       if !advance { return }
     }
+    completed?.dispose()
   }
 
   private func on(_ id: Int, _ event: Event<Element>) {
@@ -116,8 +124,7 @@ final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Senda
       drain(state.withLock { $0.outbox.send(event) })
     case .completed:
       let (disposable, runLoop) = state.withLock { $0.completed(id) }
-      disposable?.dispose()
-      if runLoop { run() }
+      if runLoop { run(after: disposable) } else { disposable?.dispose() }
     }
   }
 

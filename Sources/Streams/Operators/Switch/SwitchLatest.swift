@@ -12,8 +12,10 @@ extension ObservableType where Element: ObservableConvertibleType {
   ///
   /// A new inner sequence disposes the previous one before it is subscribed. Completes when the
   /// outer sequence completed and the latest inner sequence completed; fails with the first error
-  /// of the outer sequence or of the latest inner one. The outer subscription is disposed when it
-  /// completes; disposal disposes the outer and the latest inner subscription.
+  /// of the outer sequence or of the latest inner one, disposing the outer and then the inner
+  /// subscription after the error was delivered (RxSwift disposes the failing one first). The
+  /// outer subscription is disposed when it completes; disposal disposes the outer and the
+  /// latest inner subscription.
   @inlinable
   public func switchLatest(file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>

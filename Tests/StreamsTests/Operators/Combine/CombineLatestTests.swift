@@ -128,11 +128,44 @@ struct CombineLatestTests {
     #expect(arrays.events == [.next(220, [1, 2]), .completed(260)])
   }
 
-  @Test("combining an empty collection completes at once")
+  @Test("as in RxSwift, an empty collection emits one empty array and completes at once")
   func emptyCollection() {
     let scheduler = TestScheduler(initialClock: 0)
-    let res = scheduler.start { Observable.combineLatest([Observable<Int>]()) }
-    #expect(res.events == [.completed(200)])
+    let res = scheduler.start { Observable.combineLatest([] as [Observable<Int>]) }
+    #expect(res.events == [.next(200, []), .completed(200)])
+  }
+
+  @Test("as in RxSwift, an empty collection emits the selector applied to no elements")
+  func emptyCollectionSelector() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let res = scheduler.start {
+      Observable.combineLatest([] as [Observable<Int>]) { $0.count + 10 }
+    }
+    #expect(res.events == [.next(200, 10), .completed(200)])
+  }
+
+  @Test("an empty collection fails at once when the selector throws")
+  func emptyCollectionSelectorThrows() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let res = scheduler.start {
+      Observable.combineLatest([] as [Observable<Int>]) { _ -> Int in throw MultiTestError.selector
+      }
+    }
+    #expect(res.events == [.error(200, MultiTestError.selector)])
+  }
+
+  @Test("as in RxSwift, the collection form completes before disposing the last source")
+  func collectionCompletionBeforeDisposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+    let ys = scheduler.createHotObservable([.next(220, 2), .completed(240)])
+    let log = DisposalLog()
+    let res = scheduler.start {
+      Observable.combineLatest([log.watch(xs, "xs"), log.watch(ys, "ys")])
+        .do(onCompleted: { log.append("completed") })
+    }
+    #expect(res.events == [.next(220, [1, 2]), .completed(240)])
+    #expect(log.entries == ["dispose xs", "completed", "dispose ys"])
   }
 
   @Test("synchronous sources combine in subscription order")

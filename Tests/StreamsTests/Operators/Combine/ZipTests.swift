@@ -123,6 +123,20 @@ struct ZipTests {
     #expect(e2.subscriptions == [Subscription(200, 300)])
   }
 
+  @Test("as in RxSwift, the collection form completes before disposing the last source")
+  func collectionCompletionBeforeDisposal() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+    let ys = scheduler.createHotObservable([.next(220, 2), .completed(240)])
+    let log = DisposalLog()
+    let res = scheduler.start {
+      Observable.zip([log.watch(xs, "xs"), log.watch(ys, "ys")])
+        .do(onCompleted: { log.append("completed") })
+    }
+    #expect(res.events == [.next(220, [1, 2]), .completed(240)])
+    #expect(log.entries == ["dispose xs", "completed", "dispose ys"])
+  }
+
   @Test("zipping an empty collection completes at once")
   func emptyCollection() {
     let scheduler = TestScheduler(initialClock: 0)

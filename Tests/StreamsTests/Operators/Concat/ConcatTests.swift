@@ -26,6 +26,22 @@ struct ConcatTests {
     #expect(xs2.subscriptions == [])
   }
 
+  @Test("as in RxSwift, a source is disposed before the next one, the last after completion")
+  func disposalOrder() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+    let ys = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+    let log = DisposalLog()
+    let res = scheduler.start {
+      Observable.concat([
+        log.watch(xs, "xs"), log.watch(ys.do(onSubscribe: { log.append("subscribe ys") }), "ys"),
+      ])
+      .do(onCompleted: { log.append("completed") })
+    }
+    #expect(res.events == [.next(210, 1), .next(230, 2), .completed(240)])
+    #expect(log.entries == ["dispose xs", "subscribe ys", "completed", "dispose ys"])
+  }
+
   @Test("concat of an empty collection completes at once")
   func empty() {
     let scheduler = TestScheduler(initialClock: 0)

@@ -240,6 +240,21 @@ struct ShareTests {
     #expect(xs.subscriptions == [Subscription(200, 220)])
   }
 
+  @Test("subscribers are called in subscription order, also after an earlier one left")
+  func subscriptionOrder() {
+    let source = PublishSubject<Int>()
+    let shared = source.share()
+    var order: [String] = []
+    let first = shared.subscribe(onNext: { _ in order.append("first") })
+    let second = shared.subscribe(onNext: { _ in order.append("second") })
+    first.dispose()
+    let third = shared.subscribe(onNext: { _ in order.append("third") })
+    source.onNext(1)
+    #expect(order == ["second", "third"])
+    second.dispose()
+    third.dispose()
+  }
+
   @Test("a negative replay count stops the program")
   func negativeReplay() async {
     await #expect(processExitsWith: .failure) {
