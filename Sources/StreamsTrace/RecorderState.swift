@@ -394,20 +394,13 @@ struct RecorderState {
   }
 
   /// Records that the live subscriptions of the terminal subscriber first recorded as
-  /// `terminal` are kept in a bag made at `file`:`line`: the type that file names owns them,
-  /// unless their owner is an object (a `with:` object, ``Disposable/owned(by:)``).
+  /// `terminal` are kept in a bag made at `file`:`line`, held by the type that file names. Their
+  /// owner stays what it was (a `with:` object, the type the subscribe call's file names): a bag
+  /// declared in a base class, or a library's bag, would name the wrong type.
   mutating func park(terminal: UInt64, inBagMadeAt file: String, line: UInt) {
     let bag = TraceGraph.Bag(file: file, line: line, owner: Self.ownerFromFile(file))
-    var anyOwnedByBag = false
     for id in madeByTerminal[terminal] ?? [] {
       live[id]?.bag = bag
-      if liveOwners[id] == nil, let owner = bag.owner {
-        live[id]?.owner = owner
-        anyOwnedByBag = true
-      }
-    }
-    if anyOwnedByBag, terminalOwners[terminal] == nil, let owner = bag.owner {
-      nodes[canonicalID(terminal)]?.owner = owner
     }
   }
 

@@ -183,6 +183,10 @@ extension TraceGraph {
   /// (a subscription parked in a longer-lived object's bag is a leak waiting for the object that
   /// made it to go), by ascending subscription id.
   ///
+  /// A bag made in another module (a library's `rx.disposeBag`) is left out. A bag declared in a
+  /// base class lists its subclasses' subscriptions here: they do live as long as the object
+  /// holding that bag, which is then the subscriber itself.
+  ///
   /// ```swift
   /// for held in graph.heldElsewhere() { print(held) }
   /// // Prints "held elsewhere: subscribe Banner.swift:14 (Banner) subscribes to PublishSubject
@@ -199,7 +203,8 @@ extension TraceGraph {
     }
     return subscriptions.sorted { $0.id < $1.id }.compactMap { subscription in
       guard let bag = subscription.bag, let holder = bag.owner,
-        let maker = RecorderState.ownerFromFile(subscription.file), maker != holder
+        let maker = RecorderState.ownerFromFile(subscription.file), maker != holder,
+        Self.module(of: bag.file) == Self.module(of: subscription.file)
       else { return nil }
       return HeldElsewhere(
         subscription: subscription.id, madeBy: maker, bag: bag, file: subscription.file,
@@ -207,6 +212,11 @@ extension TraceGraph {
         nodeLabel: Self.describe(byID[subscription.node], id: subscription.node),
         subscriberLabel: Self.describe(byID[subscription.subscriber], id: subscription.subscriber))
     }
+  }
+
+  /// The module a `#fileID` names (`App/Cart.swift` → `App`).
+  static func module(of file: String) -> Substring {
+    file.split(separator: "/", maxSplits: 1).first ?? ""
   }
 
   /// The nodes declared but never subscribed to: dead code, or a subject nobody reads.

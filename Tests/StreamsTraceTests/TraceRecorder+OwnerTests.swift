@@ -7,7 +7,7 @@ import Testing
 /// with `owned(by:)`.
 @Suite("Trace recorder: owners from bags", .serialized)
 struct TraceRecorderOwnerTests {
-  @Test("a subscription kept in a bag is owned by the type whose file made the bag")
+  @Test("a subscription kept in a bag records the bag; its owner stays the subscribing type")
   func bagOwner() throws {
     var inbox: Inbox?
     var toast: Toast?
@@ -22,10 +22,10 @@ struct TraceRecorderOwnerTests {
       ])
     let bag = TraceGraph.Bag(file: "StreamsTraceTests/Inbox.swift", line: 6, owner: "Inbox")
     #expect(subscriptions.map(\.bag) == [bag, bag])
-    // The toast subscribed, but the inbox's bag keeps the subscription: the inbox owns it.
-    #expect(subscriptions.map(\.owner) == ["Inbox", "Inbox"])
+    // The toast subscribed and the inbox's bag keeps the subscription: the bag says who holds it.
+    #expect(subscriptions.map(\.owner) == ["Inbox", "Toast"])
     let toastNode = try #require(graph.nodes.first { $0.file == "StreamsTraceTests/Toast.swift" })
-    #expect(toastNode.owner == "Inbox")
+    #expect(toastNode.owner == "Toast")
     withExtendedLifetime((inbox, toast)) {}
   }
 

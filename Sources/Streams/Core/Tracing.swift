@@ -157,6 +157,10 @@ extension Event {
 /// // Prints "42 hi [1, 2]"
 /// ```
 ///
+/// A "plain value" is one the runtime reports as POD. That includes `Unmanaged` and structs with
+/// `unowned(unsafe)` references: their bytes are kept, and describing them later describes the
+/// object they point to, which may be gone. Do not trace elements of such types with values on.
+///
 /// `@unchecked Sendable`: its fields are immutable; the type is a metatype (immutable, global)
 /// of a value with no references, whose bytes are the other field.
 public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
@@ -173,7 +177,11 @@ public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
       withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
       self.init(type: Value.self, words: words, text: nil)
     } else if Value.self == String.self {
-      self.init(type: nil, words: (0, 0), text: unsafeBitCast(value, to: String.self))
+      // A native string: one bridged from an `NSString` is copied, so that releasing it later
+      // (under a tracer's lock) releases no Objective-C object.
+      var text = unsafeBitCast(value, to: String.self)
+      text.makeContiguousUTF8()
+      self.init(type: nil, words: (0, 0), text: text)
     } else {
       self.init(type: nil, words: (0, 0), text: String(describing: value))
     }

@@ -233,8 +233,14 @@ final class CatchSequenceSink<Element>: Disposable, @unchecked Sendable {
         downstream.on(lastError.map { .error($0) } ?? .completed)
         return
       }
-      // The failed source's `do(onDispose:)` runs before the next source is subscribed.
+      // The failed source's `do(onDispose:)` runs before the next source is subscribed; if it
+      // disposed this subscription, the next source is not subscribed at all.
       DoLifecycle.disposeFully(previous)
+      let stop = state.withLock { state -> Bool in
+        if state.disposed { state.running = false }
+        return state.disposed
+      }
+      if stop { return }
       let subscription = source.subscribeAny(AnyObserver(eventHandler: self.on))
       let (disposeNow, again) = state.withLock { state -> (Bool, Bool) in
         if state.disposed {

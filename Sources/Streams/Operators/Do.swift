@@ -138,6 +138,9 @@ final class DoLifecycle: Disposable, @unchecked Sendable {
   private struct State {
     var phase = Phase.running
     var subscription: (any Disposable)?
+    /// The trampoline of the thread delivering the terminal event (phase `delivering`): only a
+    /// disposal on that thread may run before the delivery ends (``disposeFully(_:)``).
+    var deliveringOn: UnsafeMutableRawPointer?
   }
 
   private let state = Locked(State())
@@ -157,8 +160,12 @@ final class DoLifecycle: Disposable, @unchecked Sendable {
   /// A terminal event is about to be delivered downstream.
   @usableFromInline
   func beginTerminal() {
+    let thread = Trampoline.currentUnretained.toOpaque()
     state.withLock { state in
-      if state.phase == .running { state.phase = .delivering }
+      if state.phase == .running {
+        state.phase = .delivering
+        state.deliveringOn = thread
+      }
     }
   }
 
@@ -182,22 +189,26 @@ final class DoLifecycle: Disposable, @unchecked Sendable {
 
   @usableFromInline
   func dispose() {
-    let (release, deferred) = state.withLock { state -> (Bool, Bool) in
+    let thread = Trampoline.currentUnretained
+    let (release, deferredHere) = state.withLock { state -> (Bool, Bool) in
       switch state.phase {
       case .running:
         state.phase = .disposed
         return (true, false)
       case .delivering:
         state.phase = .disposeDeferred
-        return (false, true)
+        return (false, state.deliveringOn == thread.toOpaque())
       case .disposeDeferred, .disposed:
         return (false, false)
       }
     }
     if release { self.release() }
-    if deferred {
-      let trampoline = Trampoline.current
-      if trampoline.disposeFullyDepth > 0 { trampoline.deferredDisposals.append(self) }
+    // A delivery under way on another thread keeps its disposal until it ends; one on this
+    // thread, inside `disposeFully`, is run before `disposeFully` returns.
+    if deferredHere {
+      thread._withUnsafeGuaranteedRef { trampoline in
+        if trampoline.disposeFullyDepth > 0 { trampoline.deferredDisposals.append(self) }
+      }
     }
   }
 

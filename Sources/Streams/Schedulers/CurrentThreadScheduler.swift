@@ -148,6 +148,12 @@ final class Trampoline {
 
   @usableFromInline
   static func makeCurrent() -> Unmanaged<Trampoline> {
+    // The thread-local variable may read nil while the key still holds the thread's trampoline
+    // (during thread exit, on platforms that tear thread-locals down before key destructors).
+    if let raw = pthread_getspecific(trampolineKey) {
+      streams_trampoline_set(raw)
+      return Unmanaged<Trampoline>.fromOpaque(raw)
+    }
     let trampoline = Unmanaged.passRetained(Trampoline())
     let result = pthread_setspecific(trampolineKey, trampoline.toOpaque())
     precondition(result == 0, "Streams: pthread_setspecific failed with \(result)")

@@ -244,4 +244,28 @@ struct CatchTests {
     #expect(events == [.next(1), .completed])
     #expect(log.lines.count == count)
   }
+
+  @Test("catch(sequence:) subscribes nothing more when a failed source's onDispose disposes it")
+  func sequenceDisposedByOnDispose() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createColdObservable([
+      Recorded<Event<Int>>.error(10, CatchSequenceDisposalError())
+    ])
+    let second = scheduler.createColdObservable([.next(10, 1)])
+    let subscription = SingleAssignmentDisposable()
+    var received: [Int] = []
+    scheduler.scheduleAt(100) {
+      subscription.setDisposable(
+        Observable.catch(sequence: [
+          first.asObservable().do(onDispose: { subscription.dispose() }), second.asObservable(),
+        ])
+        .subscribe(onNext: { received.append($0) }))
+    }
+    scheduler.start()
+    #expect(first.subscriptions == [Subscription(100, 110)])
+    #expect(second.subscriptions == [])
+    #expect(received == [])
+  }
 }
+
+private struct CatchSequenceDisposalError: Error {}

@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTest
 import Testing
@@ -197,5 +198,48 @@ struct DoTests {
     #expect(res.events == [.next(210, 1)])
     #expect(xs.subscriptions == [Subscription(200, 220)])
     #expect(log == ["onSubscribe", "onSubscribed", "onNext 1", "onDispose"])
+  }
+
+  @Test("a disposal from another thread waits for a terminal event delivered elsewhere to end")
+  func disposalDuringDeliveryOnAnotherThread() {
+    final class Log: @unchecked Sendable {
+      private let lock = TestLock()
+      private var lines: [String] = []
+      func append(_ line: String) { lock.run { lines.append(line) } }
+      var all: [String] { lock.run { lines } }
+    }
+    let log = Log()
+    let subject = PublishSubject<Int>()
+    let reached = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let subscription =
+      subject
+      .do(
+        afterError: { _ in log.append("afterError upstream") },
+        onDispose: { log.append("onDispose upstream") }
+      )
+      .do(onError: { _ in
+        reached.signal()
+        proceed.wait()
+      })
+      .do(onDispose: { log.append("onDispose downstream") })
+      .subscribe(onError: { _ in })
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      subject.onError(TestError(id: 1))
+      done.signal()
+    }
+    reached.wait()
+    // The error is being delivered on the other thread, between the two outer dos.
+    subscription.dispose()
+    log.append("disposed")
+    proceed.signal()
+    done.wait()
+    // The upstream do's disposal waited for its own delivery to end, on the delivering thread:
+    // it did not run on the disposing thread while the error was under way.
+    #expect(
+      log.all == [
+        "onDispose downstream", "disposed", "afterError upstream", "onDispose upstream",
+      ])
   }
 }
