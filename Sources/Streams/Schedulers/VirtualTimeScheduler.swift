@@ -1,9 +1,12 @@
-/// A scheduler whose clock only moves when told to: the base of ``TestScheduler`` in StreamsTest.
+/// A scheduler whose clock only moves when told to, counting time in the units of its
+/// `Converter`: the base of StreamsTest's `TestScheduler` and of ``HistoricalScheduler``, and what
+/// test suites subclass with a converter of their own, as in RxSwift.
 ///
-/// Time is an integer number of ticks; `resolution` is the number of seconds one tick stands for,
-/// so that `.seconds(10)` is 10 ticks at the default resolution of 1. Actions due at the same tick
-/// run in the order they were scheduled. Actions run on the thread that calls ``start()`` or
-/// ``advanceTo(_:)``, never under the scheduler's lock.
+/// `VirtualTimeScheduler()` counts integer ticks (``VirtualTickConverter``): `resolution` is the
+/// number of seconds one tick stands for, so that `.seconds(10)` is 10 ticks at the default
+/// resolution of 1. Actions due at the same virtual time run in the order they were scheduled.
+/// Actions run on the thread that calls ``start()`` or ``advanceTo(_:)``, never under the
+/// scheduler's lock.
 ///
 /// ```swift
 /// let scheduler = VirtualTimeScheduler()
@@ -15,74 +18,90 @@
 /// // Prints "5"
 /// ```
 ///
-/// `@unchecked Sendable`: the clock and the queue live in a lock-guarded state; subclasses must
-/// keep their own state behind a lock too.
-open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
+/// A clock of your own: subclass it over a ``VirtualTimeConverterType``, as RxSwift test suites
+/// do (`final class MyScheduler: VirtualTimeScheduler<MyConverter>`, calling
+/// `super.init(initialClock:converter:)`).
+///
+/// Differences from RxSwift: `now` is an ``RxTime``, not a `Date`; relative work is due at the
+/// converter's ``VirtualTimeConverterType/virtualTime(_:advancedBy:)``, which by default does what
+/// RxSwift does; ``start()`` called from a running action and ``advanceTo(_:)`` to a past time
+/// stop the program with a message (RxSwift ignores the nested `start()`); any thread may schedule
+/// and dispose (RxSwift asks for one thread).
+///
+/// `@unchecked Sendable`: the clock and the queue live in a lock-guarded state and the converter
+/// is an immutable `Sendable` value; subclasses must keep their own state behind a lock too.
+open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType,
+  @unchecked Sendable
+{
+  /// The unit of the clock.
+  public typealias VirtualTime = Converter.VirtualTimeUnit
+  /// The unit of a distance between two virtual times.
+  public typealias VirtualTimeInterval = Converter.VirtualTimeIntervalUnit
+
   /// The clock, the run flag and the queue: guarded by one lock, which every scheduled item
   /// shares (an item's own phase is guarded by it too, so that an item needs no lock of its own).
-  private let state: Locked<VirtualTimeQueue>
+  private let state: Locked<VirtualTimeQueue<Converter>>
 
-  /// Seconds per tick.
-  public let resolution: Double
+  /// How the clock counts time.
+  public let converter: Converter
 
-  /// A scheduler whose clock starts at `initialClock`, with `resolution` seconds per tick.
-  public init(initialClock: Int = 0, resolution: Double = 1.0) {
-    precondition(
-      resolution > 0, "VirtualTimeScheduler needs a positive resolution, got \(resolution)")
-    state = Locked(VirtualTimeQueue(clock: initialClock))
-    self.resolution = resolution
+  /// A scheduler whose clock starts at `initialClock` and counts time as `converter` does.
+  ///
+  /// ```swift
+  /// let scheduler = VirtualTimeScheduler(
+  ///   initialClock: 100, converter: VirtualTickConverter(resolution: 0.001))
+  /// print(scheduler.now)
+  /// // Prints "RxTime(100000000 ns)"
+  /// ```
+  public init(initialClock: VirtualTime, converter: Converter) {
+    state = Locked(VirtualTimeQueue(clock: initialClock, converter: converter))
+    self.converter = converter
   }
 
-  /// The current virtual time, in ticks.
-  public var clock: Int { state.withLock { $0.clock } }
+  /// The current virtual time.
+  public var clock: VirtualTime { state.withLock { $0.clock } }
 
   /// `true` while ``start()`` or ``advanceTo(_:)`` is running actions.
   public var isEnabled: Bool { state.withLock { $0.running } }
 
-  /// The current time as nanoseconds of the virtual clock.
-  public var now: RxTime {
-    RxTime(nanoseconds: Int64((Double(clock) * resolution * 1_000_000_000).rounded()))
-  }
+  /// The current time, as the converter turns the clock into an ``RxTime``.
+  public var now: RxTime { converter.convertFromVirtualTime(clock) }
 
-  /// Converts an interval to ticks, rounding to the nearest tick.
-  public func ticks(_ interval: RxTimeInterval) -> Int {
-    if case .never = interval { return Int.max }
-    return Int((interval.seconds / resolution).rounded())
-  }
-
-  /// Runs `action` at the current tick (after actions already due now).
+  /// Runs `action` now, after actions already due now (at the time ``adjustScheduledTime(_:)``
+  /// gives for the current clock).
   public func schedule<StateType: Sendable>(
     _ state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     scheduleRelative(state, dueTime: .nanoseconds(0), action: action)
   }
 
-  /// Runs `action` `dueTime` after the current tick, at the time ``adjustScheduledTime(_:)``
-  /// gives.
+  /// Runs `action` `dueTime` after the current time: at the converter's
+  /// ``VirtualTimeConverterType/virtualTime(_:advancedBy:)`` of the clock, as
+  /// ``adjustScheduledTime(_:)`` adjusts it.
   public func scheduleRelative<StateType: Sendable>(
     _ state: StateType, dueTime: RxTimeInterval,
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    let delay = ticks(dueTime)
-    let current = clock
-    let due = delay == Int.max ? Int.max : adjustScheduledTime(current + delay)
-    return scheduleAbsoluteVirtual(state, time: due, action: action)
+    let due = converter.virtualTime(clock, advancedBy: dueTime)
+    return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(due), action: action)
   }
 
-  /// Runs `action` `dueTime` ticks after the current tick, without adjusting the time (as
+  /// Runs `action` `dueTime` after the current virtual time, without adjusting the time (as
   /// RxSwift's `scheduleRelativeVirtual`).
   public func scheduleRelativeVirtual<StateType: Sendable>(
-    _ state: StateType, dueTime: Int, action: @escaping @Sendable (StateType) -> any Disposable
+    _ state: StateType, dueTime: VirtualTimeInterval,
+    action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    scheduleAbsoluteVirtual(state, time: clock + dueTime, action: action)
+    scheduleAbsoluteVirtual(
+      state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
   }
 
-  /// The tick at which an action requested for `time` through the `SchedulerType` API
+  /// The virtual time at which an action requested for `time` through the `SchedulerType` API
   /// (``schedule(_:action:)``, ``scheduleRelative(_:dueTime:action:)``, periodic scheduling)
-  /// runs. The base class returns `time`; ``TestScheduler`` moves times at or before the clock
+  /// runs. The base class returns `time`; `TestScheduler` moves times at or before the clock
   /// one tick later, as RxTest does. ``scheduleAbsoluteVirtual(_:time:action:)`` and
   /// ``scheduleRelativeVirtual(_:dueTime:action:)`` do not adjust, as in RxSwift.
-  open func adjustScheduledTime(_ time: Int) -> Int { time }
+  open func adjustScheduledTime(_ time: VirtualTime) -> VirtualTime { time }
 
   /// Runs `action` after `startAfter` and then every `period`, as RxSwift's periodic scheduling
   /// does on a virtual-time scheduler: each tick first schedules the next one `period` later
@@ -100,21 +119,23 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     return run.serial
   }
 
-  /// Runs `action` at tick `time` exactly. Subclasses may override it to observe or change
-  /// scheduling; the RxTest time adjustment lives in ``adjustScheduledTime(_:)``.
+  /// Runs `action` at virtual time `time` exactly (a time already past runs at the current
+  /// clock). Subclasses may override it to observe or change scheduling; the RxTest time
+  /// adjustment lives in ``adjustScheduledTime(_:)``.
   ///
   /// Disposing the result before the action runs takes the action out of the queue; disposing it
   /// after disposes what the action returned.
   open func scheduleAbsoluteVirtual<StateType: Sendable>(
-    _ state: StateType, time: Int, action: @escaping @Sendable (StateType) -> any Disposable
+    _ state: StateType, time: VirtualTime,
+    action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     let action = Tracing.carryingCause(action)
     return self.state.withLock { s in
       let item =
-        s.takeSpare(VirtualScheduledAction<StateType>.self)
-        ?? VirtualScheduledAction<StateType>(guarded: self.state)
+        s.takeSpare(VirtualScheduledAction<Converter, StateType>.self)
+        ?? VirtualScheduledAction<Converter, StateType>(guarded: self.state)
       item.prepare(time: time, state: state, action: action)
-      s.insert(item)
+      item.id = s.insert(item, at: time)
       return item
     }
   }
@@ -124,20 +145,28 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     run(until: nil)
   }
 
-  /// Runs the actions due up to and including tick `time`, then sets the clock to `time` (also
-  /// when ``stop()`` ended the run early, as in RxSwift). Moving backwards is a programming error.
-  public func advanceTo(_ time: Int) {
+  /// Runs the actions due up to and including `time`, then sets the clock to `time` (also when
+  /// ``stop()`` ended the run early, as in RxSwift). Moving backwards is a programming error.
+  public func advanceTo(_ time: VirtualTime) {
     let current = clock
     precondition(
-      time >= current,
+      converter.compareVirtualTime(time, current) != .lessThan,
       "VirtualTimeScheduler.advanceTo(\(time)) would move the clock back from \(current)")
     run(until: time)
   }
 
-  /// Moves the clock forward by `ticks` without running anything.
-  public func sleep(_ ticks: Int) {
-    precondition(ticks >= 0, "VirtualTimeScheduler.sleep needs a non-negative tick count")
-    state.withLock { $0.clock += ticks }
+  /// Moves the clock forward by `interval` without running anything. Moving backwards is a
+  /// programming error.
+  public func sleep(_ interval: VirtualTimeInterval) {
+    let converter = self.converter
+    let moved = state.withLock { s -> Bool in
+      let target = converter.offsetVirtualTime(s.clock, offset: interval)
+      guard converter.compareVirtualTime(target, s.clock) != .lessThan else { return false }
+      s.clock = target
+      return true
+    }
+    precondition(
+      moved, "VirtualTimeScheduler.sleep(\(interval)) would move the clock back; sleep forward")
   }
 
   /// Stops ``start()`` or ``advanceTo(_:)`` after the action that is running.
@@ -145,60 +174,87 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     state.withLock { $0.running = false }
   }
 
-  private func run(until limit: Int?) {
-    let alreadyRunning = state.withLock { s -> Bool in
-      if s.running { return true }
-      s.running = true
-      return false
-    }
+  private func run(until limit: VirtualTime?) {
+    let alreadyRunning = state.withLock { $0.beginRun() }
     precondition(!alreadyRunning, "VirtualTimeScheduler is already running; it is not reentrant")
     // What the last action returned is handed to its item in the same lock round trip that takes
     // the next item: one lock per action.
     var finished: (item: any VirtualScheduledItem, result: any Disposable)?
     while true {
-      let (next, orphan) = state.withLock { s -> ((any VirtualScheduledItem)?, (any Disposable)?) in
-        let orphan = finished.flatMap { s.finish($0.item, result: $0.result) }
-        return (s.takeDue(until: limit), orphan)
-      }
+      let (next, orphan) = state.withLock { s in s.step(finished: finished, until: limit) }
       finished = nil
       orphan?.dispose()
       guard let next else { break }
       finished = (next, next.runOnce())
     }
-    state.withLock { s in
-      if let limit, s.clock < limit { s.clock = limit }
-      s.running = false
-    }
+    state.withLock { $0.endRun(at: limit) }
   }
 
   deinit {
     // Queued and spare items hold the lock storage that holds them: let them go.
-    let held = state.withLock { s -> ([VirtualTimeQueue.Entry], [any VirtualScheduledItem]) in
-      defer {
-        s.queue = []
-        s.spares = []
-      }
-      return (s.queue, s.spares)
-    }
+    let held = state.withLock { $0.takeAll() }
     withExtendedLifetime(held) {}
   }
 }
 
+extension VirtualTimeScheduler where Converter == VirtualTickConverter {
+  /// A scheduler counting integer ticks from `initialClock`, with `resolution` seconds per tick.
+  ///
+  /// ```swift
+  /// let scheduler = VirtualTimeScheduler(initialClock: 0, resolution: 0.001)
+  /// _ = scheduler.scheduleRelative((), dueTime: .milliseconds(40)) { _ in
+  ///   Disposables.create()
+  /// }
+  /// scheduler.start()
+  /// print(scheduler.clock)
+  /// // Prints "40"
+  /// ```
+  public convenience init(
+    initialClock: Int = 0, resolution: Double = 1.0, file: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init(
+      initialClock: initialClock,
+      converter: VirtualTickConverter(resolution: resolution, file: file, line: line))
+  }
+
+  /// Seconds per tick.
+  public var resolution: Double { converter.resolution }
+
+  /// Converts an interval to ticks, rounding to the nearest tick (`Int.max` for `.never`).
+  ///
+  /// ```swift
+  /// print(VirtualTimeScheduler(resolution: 0.001).ticks(.milliseconds(250)))
+  /// // Prints "250"
+  /// ```
+  public func ticks(_ interval: RxTimeInterval) -> Int {
+    converter.ticks(interval)
+  }
+}
+
 /// The lock-guarded state of a ``VirtualTimeScheduler``: the clock, the queue of pending items,
-/// kept sorted by (time, id) so that items due at the same tick run in scheduling order, and the
+/// kept sorted by (time, id) so that items due at the same time run in scheduling order, and the
 /// finished items kept for reuse.
-struct VirtualTimeQueue {
+///
+/// The methods that order times are pre-specialized for ``VirtualTickConverter``
+/// (`@_specialize`): a scheduler reached through `any SchedulerType` runs the generic code, which
+/// then checks the converter type once and jumps to the specialized body, so `TestScheduler` and
+/// `VirtualTimeScheduler()` pay nothing for the converter being generic.
+struct VirtualTimeQueue<Converter: VirtualTimeConverterType> {
+  typealias Time = Converter.VirtualTimeUnit
+
   /// One pending item, with its sort key stored inline.
   struct Entry {
-    let time: Int
+    let time: Time
     let id: Int
     let item: any VirtualScheduledItem
   }
 
   /// How many finished items are kept for reuse.
-  static let maxSpares = 16
+  static var maxSpares: Int { 16 }
 
-  var clock: Int
+  let converter: Converter
+  var clock: Time
   var running = false
   var nextID = 0
   var queue: [Entry] = []
@@ -206,8 +262,9 @@ struct VirtualTimeQueue {
   /// state type: scheduling then allocates nothing.
   var spares: [any VirtualScheduledItem] = []
 
-  init(clock: Int) {
+  init(clock: Time, converter: Converter) {
     self.clock = clock
+    self.converter = converter
   }
 
   /// A spare item of type `Item` that nothing else references, if there is one.
@@ -240,30 +297,35 @@ struct VirtualTimeQueue {
     return nil
   }
 
-  /// Queues `item` after every item due at or before its time.
-  mutating func insert(_ item: any VirtualScheduledItem) {
-    let time = item.time
-    item.id = nextID
+  /// Queues `item` at `time`, after every item due at or before it; returns its id.
+  @_specialize(where Converter == VirtualTickConverter)
+  mutating func insert(_ item: any VirtualScheduledItem, at time: Time) -> Int {
+    let id = nextID
     nextID += 1
     var low = 0
     var high = queue.count
     while low < high {
       let middle = (low + high) / 2
-      if queue[middle].time > time { high = middle } else { low = middle + 1 }
+      if converter.compareVirtualTime(queue[middle].time, time) == .greaterThan {
+        high = middle
+      } else {
+        low = middle + 1
+      }
     }
-    queue.insert(Entry(time: time, id: item.id, item: item), at: low)
+    queue.insert(Entry(time: time, id: id, item: item), at: low)
+    return id
   }
 
-  /// Takes `item` out of the queue if it is still there.
-  mutating func remove(_ item: any VirtualScheduledItem) -> Entry? {
-    let time = item.time
-    let id = item.id
+  /// Takes the item queued at `time` with `id` out of the queue if it is still there.
+  @_specialize(where Converter == VirtualTickConverter)
+  mutating func remove(_ item: any VirtualScheduledItem, time: Time, id: Int) -> Entry? {
     var low = 0
     var high = queue.count
     while low < high {
       let middle = (low + high) / 2
       let entry = queue[middle]
-      if entry.time < time || (entry.time == time && entry.id < id) {
+      let order = converter.compareVirtualTime(entry.time, time)
+      if order == .lessThan || (order == .equal && entry.id < id) {
         low = middle + 1
       } else {
         high = middle
@@ -273,13 +335,38 @@ struct VirtualTimeQueue {
     return queue.remove(at: low)
   }
 
+  /// Marks the start of a run; returns `true` when a run is already going on.
+  mutating func beginRun() -> Bool {
+    if running { return true }
+    running = true
+    return false
+  }
+
+  /// One step of a run: records what the previous action returned (``finish(_:result:)``) and
+  /// takes the next item due by `limit` (``takeDue(until:)``).
+  @_specialize(where Converter == VirtualTickConverter)
+  mutating func step(
+    finished: (item: any VirtualScheduledItem, result: any Disposable)?, until limit: Time?
+  ) -> ((any VirtualScheduledItem)?, (any Disposable)?) {
+    let orphan = finished.flatMap { finish($0.item, result: $0.result) }
+    return (takeDue(until: limit), orphan)
+  }
+
+  /// Ends a run: moves the clock forward to `limit` if it is not there yet.
+  @_specialize(where Converter == VirtualTickConverter)
+  mutating func endRun(at limit: Time?) {
+    if let limit, converter.compareVirtualTime(clock, limit) == .lessThan { clock = limit }
+    running = false
+  }
+
   /// Takes the first item if the run goes on and it is due by `limit`, moving the clock to its
   /// time and marking it running.
-  mutating func takeDue(until limit: Int?) -> (any VirtualScheduledItem)? {
+  @_specialize(where Converter == VirtualTickConverter)
+  mutating func takeDue(until limit: Time?) -> (any VirtualScheduledItem)? {
     guard running, let first = queue.first else { return nil }
-    if let limit, first.time > limit { return nil }
+    if let limit, converter.compareVirtualTime(first.time, limit) == .greaterThan { return nil }
     queue.removeFirst()
-    if first.time > clock { clock = first.time }
+    if converter.compareVirtualTime(first.time, clock) == .greaterThan { clock = first.time }
     first.item.phase = .running
     return first.item
   }
@@ -304,6 +391,15 @@ struct VirtualTimeQueue {
     _ = recycle(item)
     return result
   }
+
+  /// Empties the queue and the spares, handing them back to be released outside the lock.
+  mutating func takeAll() -> ([Entry], [any VirtualScheduledItem]) {
+    defer {
+      queue = []
+      spares = []
+    }
+    return (queue, spares)
+  }
 }
 
 /// Where a scheduled item is in its life. Read and written under the scheduler's lock.
@@ -327,11 +423,7 @@ enum VirtualScheduledPhase {
 /// (``VirtualTimeQueue/takeSpare(_:)``): a disposable that was handed out never starts to stand
 /// for another action.
 protocol VirtualScheduledItem: Disposable {
-  /// The lock of the scheduler it belongs to, which guards `id` and `phase`.
-  var guarded: Locked<VirtualTimeQueue> { get }
-  /// The tick it is due at.
-  var time: Int { get }
-  /// Its place among the items due at the same tick; set when it is queued.
+  /// Its place among the items due at the same time; set when it is queued.
   var id: Int { get set }
   /// Where it is in its life.
   var phase: VirtualScheduledPhase { get set }
@@ -344,16 +436,63 @@ protocol VirtualScheduledItem: Disposable {
   func releaseAction()
 }
 
-extension VirtualScheduledItem {
+/// A scheduled action and its state, reused for later actions with the same state type once it
+/// finished.
+///
+/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's
+/// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
+/// spare or new, and read or cleared by the one thread that owns the item after taking it from
+/// the queue or cancelling it (see ``VirtualScheduledItem``).
+final class VirtualScheduledAction<Converter: VirtualTimeConverterType, StateType: Sendable>:
+  VirtualScheduledItem, @unchecked Sendable
+{
+  /// The lock of the scheduler it belongs to, which guards `id` and `phase`.
+  let guarded: Locked<VirtualTimeQueue<Converter>>
+  // `@exclusivity(unchecked)`: each is guarded by the scheduler's lock or owned by one thread (see
+  // above), so the dynamic exclusivity checks, a few hundred instructions per action, buy nothing.
+  @exclusivity(unchecked) private(set) var time: Converter.VirtualTimeUnit?
+  @exclusivity(unchecked) var id = 0
+  @exclusivity(unchecked) var phase = VirtualScheduledPhase.retired
+  @exclusivity(unchecked) private var state: StateType?
+  @exclusivity(unchecked) private var action: (@Sendable (StateType) -> any Disposable)?
+
+  init(guarded: Locked<VirtualTimeQueue<Converter>>) {
+    self.guarded = guarded
+  }
+
+  /// Arms a new or spare item; called under the lock.
+  func prepare(
+    time: Converter.VirtualTimeUnit, state: StateType,
+    action: @escaping @Sendable (StateType) -> any Disposable
+  ) {
+    self.time = time
+    self.state = state
+    self.action = action
+    phase = .pending
+  }
+
+  func runOnce() -> any Disposable {
+    guard let action, let state else {
+      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
+    }
+    releaseAction()
+    return action(state)
+  }
+
+  func releaseAction() {
+    state = nil
+    action = nil
+  }
+
   /// Before the action runs: takes it out of the queue. While it runs: what it returns is
   /// disposed as soon as it returns. After: disposes what it returned.
   func dispose() {
     let guarded = self.guarded
     let (cancelled, result) = guarded.withLock {
-      s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
+      s -> (VirtualTimeQueue<Converter>.Entry?, (any Disposable)?) in
       switch phase {
       case .pending:
-        let entry = s.remove(self)
+        let entry = time.flatMap { s.remove(self, time: $0, id: id) }
         s.retire(self)
         return (entry, nil)
       case .running:
@@ -376,64 +515,21 @@ extension VirtualScheduledItem {
   }
 }
 
-/// A scheduled action and its state, reused for later actions with the same state type once it
-/// finished.
-///
-/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's
-/// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
-/// spare or new, and read or cleared by the one thread that owns the item after taking it from
-/// the queue or cancelling it (see ``VirtualScheduledItem``).
-final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @unchecked Sendable {
-  let guarded: Locked<VirtualTimeQueue>
-  // `@exclusivity(unchecked)`: each is guarded by the scheduler's lock or owned by one thread (see
-  // above), so the dynamic exclusivity checks, a few hundred instructions per action, buy nothing.
-  @exclusivity(unchecked) private(set) var time = 0
-  @exclusivity(unchecked) var id = 0
-  @exclusivity(unchecked) var phase = VirtualScheduledPhase.retired
-  @exclusivity(unchecked) private var state: StateType?
-  @exclusivity(unchecked) private var action: (@Sendable (StateType) -> any Disposable)?
-
-  init(guarded: Locked<VirtualTimeQueue>) {
-    self.guarded = guarded
-  }
-
-  /// Arms a new or spare item; called under the lock.
-  func prepare(
-    time: Int, state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
-  ) {
-    self.time = time
-    self.state = state
-    self.action = action
-    phase = .pending
-  }
-
-  func runOnce() -> any Disposable {
-    guard let action, let state else {
-      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
-    }
-    releaseAction()
-    return action(state)
-  }
-
-  func releaseAction() {
-    state = nil
-    action = nil
-  }
-}
-
 /// The state of one ``VirtualTimeScheduler/schedulePeriodic(_:startAfter:period:action:)``.
 ///
 /// `@unchecked Sendable`: `state` is only read and written by `tick()`, which runs on the thread
 /// driving the virtual clock, one tick at a time (the next tick is queued behind the current one).
-private final class VirtualPeriodicRun<StateType: Sendable>: @unchecked Sendable {
-  let scheduler: VirtualTimeScheduler
+private final class VirtualPeriodicRun<Converter: VirtualTimeConverterType, StateType: Sendable>:
+  @unchecked Sendable
+{
+  let scheduler: VirtualTimeScheduler<Converter>
   let period: RxTimeInterval
   let action: @Sendable (StateType) -> StateType
   let serial = SerialDisposable()
   private var state: StateType
 
   init(
-    scheduler: VirtualTimeScheduler, period: RxTimeInterval, state: StateType,
+    scheduler: VirtualTimeScheduler<Converter>, period: RxTimeInterval, state: StateType,
     action: @escaping @Sendable (StateType) -> StateType
   ) {
     self.scheduler = scheduler
