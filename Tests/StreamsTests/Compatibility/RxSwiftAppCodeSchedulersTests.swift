@@ -113,8 +113,9 @@ struct RxSwiftAppCodeSchedulersTests {
     let searches = BehaviorRelay<[String]>(value: [])
     let subscription = query.debounce(.seconds(20), scheduler: scheduler)
       .distinctUntilChanged()
-      .subscribe(onNext: { text in searches.accept(searches.value + ["\(text)@\(scheduler.clock)"])
-        })
+      .subscribe(onNext: { text in
+        searches.accept(searches.value + ["\(text)@\(scheduler.clock)"])
+      })
     for (text, time) in [("r", 1), ("rx", 2), ("rx", 10), ("rxs", 11)] {
       _ = scheduler.scheduleAbsoluteVirtual(text, time: time) { text in
         query.onNext(text)
