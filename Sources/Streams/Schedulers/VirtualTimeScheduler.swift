@@ -28,8 +28,14 @@
 /// stop the program with a message (RxSwift ignores the nested `start()`); any thread may schedule
 /// and dispose (RxSwift asks for one thread).
 ///
-/// `@unchecked Sendable`: the clock and the queue live in a lock-guarded state and the converter
-/// is an immutable `Sendable` value; subclasses must keep their own state behind a lock too.
+/// Cost: for ``VirtualTickConverter`` and ``HistoricalSchedulerTimeConverter`` the queue keeps
+/// times as plain numbers and scheduling allocates nothing once warm; a converter of your own has
+/// its times boxed (one allocation per scheduled action) and ordered by its `compareVirtualTime`.
+///
+/// A subclass restates `@unchecked Sendable` (Swift asks it of every subclass of an
+/// `@unchecked Sendable` class, with a warning): the clock and the queue live in a lock-guarded
+/// state and the converter is an immutable `Sendable` value; subclasses must keep their own state
+/// behind a lock too.
 open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType,
   @unchecked Sendable
 {
@@ -40,10 +46,14 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
 
   /// The clock, the run flag and the queue: guarded by one lock, which every scheduled item
   /// shares (an item's own phase is guarded by it too, so that an item needs no lock of its own).
-  private let state: Locked<VirtualTimeQueue<Converter>>
+  /// The queue is not generic: it holds times as ``VirtualInstant``s (see there).
+  private let state: Locked<VirtualTimeQueue>
 
   /// How the clock counts time.
   public let converter: Converter
+
+  /// Converts between the converter's times and the queue's instants.
+  private let bridge: VirtualInstantBridge<VirtualTime>
 
   /// A scheduler whose clock starts at `initialClock` and counts time as `converter` does.
   ///
@@ -54,18 +64,25 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   /// // Prints "RxTime(100000000 ns)"
   /// ```
   public init(initialClock: VirtualTime, converter: Converter) {
-    state = Locked(VirtualTimeQueue(clock: initialClock, converter: converter))
+    let bridge = VirtualInstantBridge(converter)
+    state = Locked(VirtualTimeQueue(clock: bridge.erase(initialClock), order: bridge.order))
     self.converter = converter
+    self.bridge = bridge
   }
 
   /// The current virtual time.
-  public var clock: VirtualTime { state.withLock { $0.clock } }
+  public var clock: VirtualTime { currentClock() }
 
   /// `true` while ``start()`` or ``advanceTo(_:)`` is running actions.
   public var isEnabled: Bool { state.withLock { $0.running } }
 
   /// The current time, as the converter turns the clock into an ``RxTime``.
-  public var now: RxTime { converter.convertFromVirtualTime(clock) }
+  public var now: RxTime { converter.convertFromVirtualTime(currentClock()) }
+
+  /// The clock, read under the lock (a method, so that it can be pre-specialized).
+  private func currentClock() -> VirtualTime {
+    bridge.restore(state.withLock { $0.clock })
+  }
 
   /// Runs `action` now, after actions already due now (at the time ``adjustScheduledTime(_:)``
   /// gives for the current clock).
@@ -130,12 +147,13 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     let action = Tracing.carryingCause(action)
+    let instant = bridge.erase(time)
     return self.state.withLock { s in
       let item =
-        s.takeSpare(VirtualScheduledAction<Converter, StateType>.self)
-        ?? VirtualScheduledAction<Converter, StateType>(guarded: self.state)
-      item.prepare(time: time, state: state, action: action)
-      item.id = s.insert(item, at: time)
+        s.takeSpare(VirtualScheduledAction<StateType>.self)
+        ?? VirtualScheduledAction<StateType>(guarded: self.state)
+      item.prepare(time: instant, state: state, action: action)
+      s.insert(item)
       return item
     }
   }
@@ -152,18 +170,20 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     precondition(
       converter.compareVirtualTime(time, current) != .lessThan,
       "VirtualTimeScheduler.advanceTo(\(time)) would move the clock back from \(current)")
-    run(until: time)
+    run(until: bridge.erase(time))
   }
 
   /// Moves the clock forward by `interval` without running anything. Moving backwards is a
   /// programming error.
   public func sleep(_ interval: VirtualTimeInterval) {
-    let converter = self.converter
-    let moved = state.withLock { s -> Bool in
-      let target = converter.offsetVirtualTime(s.clock, offset: interval)
-      guard converter.compareVirtualTime(target, s.clock) != .lessThan else { return false }
-      s.clock = target
-      return true
+    // The clock only moves forward, and only the thread driving it (or a test between runs)
+    // sleeps, so reading it first and storing the new time later is enough.
+    let current = clock
+    let target = converter.offsetVirtualTime(current, offset: interval)
+    let moved = converter.compareVirtualTime(target, current) != .lessThan
+    if moved {
+      let instant = bridge.erase(target)
+      state.withLock { $0.clock = instant }
     }
     precondition(
       moved, "VirtualTimeScheduler.sleep(\(interval)) would move the clock back; sleep forward")
@@ -174,25 +194,41 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     state.withLock { $0.running = false }
   }
 
-  private func run(until limit: VirtualTime?) {
-    let alreadyRunning = state.withLock { $0.beginRun() }
+  private func run(until limit: VirtualInstant?) {
+    let alreadyRunning = state.withLock { s -> Bool in
+      if s.running { return true }
+      s.running = true
+      return false
+    }
     precondition(!alreadyRunning, "VirtualTimeScheduler is already running; it is not reentrant")
     // What the last action returned is handed to its item in the same lock round trip that takes
     // the next item: one lock per action.
     var finished: (item: any VirtualScheduledItem, result: any Disposable)?
     while true {
-      let (next, orphan) = state.withLock { s in s.step(finished: finished, until: limit) }
+      let (next, orphan) = state.withLock { s -> ((any VirtualScheduledItem)?, (any Disposable)?) in
+        let orphan = finished.flatMap { s.finish($0.item, result: $0.result) }
+        return (s.takeDue(until: limit), orphan)
+      }
       finished = nil
       orphan?.dispose()
       guard let next else { break }
       finished = (next, next.runOnce())
     }
-    state.withLock { $0.endRun(at: limit) }
+    state.withLock { s in
+      if let limit, s.compare(s.clock, limit) == .lessThan { s.clock = limit }
+      s.running = false
+    }
   }
 
   deinit {
     // Queued and spare items hold the lock storage that holds them: let them go.
-    let held = state.withLock { $0.takeAll() }
+    let held = state.withLock { s -> ([VirtualTimeQueue.Entry], [any VirtualScheduledItem]) in
+      defer {
+        s.queue = []
+        s.spares = []
+      }
+      return (s.queue, s.spares)
+    }
     withExtendedLifetime(held) {}
   }
 }
@@ -233,28 +269,27 @@ extension VirtualTimeScheduler where Converter == VirtualTickConverter {
 }
 
 /// The lock-guarded state of a ``VirtualTimeScheduler``: the clock, the queue of pending items,
-/// kept sorted by (time, id) so that items due at the same time run in scheduling order, and the
+/// kept sorted by (time, id) so that items due at the same tick run in scheduling order, and the
 /// finished items kept for reuse.
 ///
-/// The methods that order times are pre-specialized for ``VirtualTickConverter``
-/// (`@_specialize`): a scheduler reached through `any SchedulerType` runs the generic code, which
-/// then checks the converter type once and jumps to the specialized body, so `TestScheduler` and
-/// `VirtualTimeScheduler()` pay nothing for the converter being generic.
-struct VirtualTimeQueue<Converter: VirtualTimeConverterType> {
-  typealias Time = Converter.VirtualTimeUnit
-
+/// It is not generic over the scheduler's converter, so that the scheduling path runs no generic
+/// code and instantiates no generic metadata (measured: a queue generic over the converter, even
+/// pre-specialized, made the `debounce-virtual` benchmark about 2.5 times slower).
+struct VirtualTimeQueue {
   /// One pending item, with its sort key stored inline.
   struct Entry {
-    let time: Time
+    let time: VirtualInstant
     let id: Int
     let item: any VirtualScheduledItem
   }
 
   /// How many finished items are kept for reuse.
-  static var maxSpares: Int { 16 }
+  static let maxSpares = 16
 
-  let converter: Converter
-  var clock: Time
+  var clock: VirtualInstant
+  /// How two instants of a converter of the user's compare; `nil` for the clocks whose instants
+  /// are plain numbers.
+  let order: VirtualInstant.Order?
   var running = false
   var nextID = 0
   var queue: [Entry] = []
@@ -262,9 +297,15 @@ struct VirtualTimeQueue<Converter: VirtualTimeConverterType> {
   /// state type: scheduling then allocates nothing.
   var spares: [any VirtualScheduledItem] = []
 
-  init(clock: Time, converter: Converter) {
+  init(clock: VirtualInstant, order: VirtualInstant.Order?) {
     self.clock = clock
-    self.converter = converter
+    self.order = order
+  }
+
+  /// How `lhs` compares with `rhs`.
+  func compare(_ lhs: VirtualInstant, _ rhs: VirtualInstant) -> VirtualTimeComparison {
+    if let order, let left = lhs.boxed, let right = rhs.boxed { return order(left, right) }
+    return lhs.value < rhs.value ? .lessThan : lhs.value == rhs.value ? .equal : .greaterThan
   }
 
   /// A spare item of type `Item` that nothing else references, if there is one.
@@ -297,34 +338,34 @@ struct VirtualTimeQueue<Converter: VirtualTimeConverterType> {
     return nil
   }
 
-  /// Queues `item` at `time`, after every item due at or before it; returns its id.
-  @_specialize(where Converter == VirtualTickConverter)
-  mutating func insert(_ item: any VirtualScheduledItem, at time: Time) -> Int {
-    let id = nextID
+  /// Queues `item` after every item due at or before its time.
+  mutating func insert(_ item: any VirtualScheduledItem) {
+    let time = item.time
+    item.id = nextID
     nextID += 1
     var low = 0
     var high = queue.count
     while low < high {
       let middle = (low + high) / 2
-      if converter.compareVirtualTime(queue[middle].time, time) == .greaterThan {
+      if compare(queue[middle].time, time) == .greaterThan {
         high = middle
       } else {
         low = middle + 1
       }
     }
-    queue.insert(Entry(time: time, id: id, item: item), at: low)
-    return id
+    queue.insert(Entry(time: time, id: item.id, item: item), at: low)
   }
 
-  /// Takes the item queued at `time` with `id` out of the queue if it is still there.
-  @_specialize(where Converter == VirtualTickConverter)
-  mutating func remove(_ item: any VirtualScheduledItem, time: Time, id: Int) -> Entry? {
+  /// Takes `item` out of the queue if it is still there.
+  mutating func remove(_ item: any VirtualScheduledItem) -> Entry? {
+    let time = item.time
+    let id = item.id
     var low = 0
     var high = queue.count
     while low < high {
       let middle = (low + high) / 2
       let entry = queue[middle]
-      let order = converter.compareVirtualTime(entry.time, time)
+      let order = compare(entry.time, time)
       if order == .lessThan || (order == .equal && entry.id < id) {
         low = middle + 1
       } else {
@@ -335,38 +376,13 @@ struct VirtualTimeQueue<Converter: VirtualTimeConverterType> {
     return queue.remove(at: low)
   }
 
-  /// Marks the start of a run; returns `true` when a run is already going on.
-  mutating func beginRun() -> Bool {
-    if running { return true }
-    running = true
-    return false
-  }
-
-  /// One step of a run: records what the previous action returned (``finish(_:result:)``) and
-  /// takes the next item due by `limit` (``takeDue(until:)``).
-  @_specialize(where Converter == VirtualTickConverter)
-  mutating func step(
-    finished: (item: any VirtualScheduledItem, result: any Disposable)?, until limit: Time?
-  ) -> ((any VirtualScheduledItem)?, (any Disposable)?) {
-    let orphan = finished.flatMap { finish($0.item, result: $0.result) }
-    return (takeDue(until: limit), orphan)
-  }
-
-  /// Ends a run: moves the clock forward to `limit` if it is not there yet.
-  @_specialize(where Converter == VirtualTickConverter)
-  mutating func endRun(at limit: Time?) {
-    if let limit, converter.compareVirtualTime(clock, limit) == .lessThan { clock = limit }
-    running = false
-  }
-
   /// Takes the first item if the run goes on and it is due by `limit`, moving the clock to its
   /// time and marking it running.
-  @_specialize(where Converter == VirtualTickConverter)
-  mutating func takeDue(until limit: Time?) -> (any VirtualScheduledItem)? {
+  mutating func takeDue(until limit: VirtualInstant?) -> (any VirtualScheduledItem)? {
     guard running, let first = queue.first else { return nil }
-    if let limit, converter.compareVirtualTime(first.time, limit) == .greaterThan { return nil }
+    if let limit, compare(first.time, limit) == .greaterThan { return nil }
     queue.removeFirst()
-    if converter.compareVirtualTime(first.time, clock) == .greaterThan { clock = first.time }
+    if compare(first.time, clock) == .greaterThan { clock = first.time }
     first.item.phase = .running
     return first.item
   }
@@ -391,15 +407,6 @@ struct VirtualTimeQueue<Converter: VirtualTimeConverterType> {
     _ = recycle(item)
     return result
   }
-
-  /// Empties the queue and the spares, handing them back to be released outside the lock.
-  mutating func takeAll() -> ([Entry], [any VirtualScheduledItem]) {
-    defer {
-      queue = []
-      spares = []
-    }
-    return (queue, spares)
-  }
 }
 
 /// Where a scheduled item is in its life. Read and written under the scheduler's lock.
@@ -423,7 +430,11 @@ enum VirtualScheduledPhase {
 /// (``VirtualTimeQueue/takeSpare(_:)``): a disposable that was handed out never starts to stand
 /// for another action.
 protocol VirtualScheduledItem: Disposable {
-  /// Its place among the items due at the same time; set when it is queued.
+  /// The lock of the scheduler it belongs to, which guards `id` and `phase`.
+  var guarded: Locked<VirtualTimeQueue> { get }
+  /// The time it is due at.
+  var time: VirtualInstant { get }
+  /// Its place among the items due at the same tick; set when it is queued.
   var id: Int { get set }
   /// Where it is in its life.
   var phase: VirtualScheduledPhase { get set }
@@ -436,63 +447,16 @@ protocol VirtualScheduledItem: Disposable {
   func releaseAction()
 }
 
-/// A scheduled action and its state, reused for later actions with the same state type once it
-/// finished.
-///
-/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's
-/// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
-/// spare or new, and read or cleared by the one thread that owns the item after taking it from
-/// the queue or cancelling it (see ``VirtualScheduledItem``).
-final class VirtualScheduledAction<Converter: VirtualTimeConverterType, StateType: Sendable>:
-  VirtualScheduledItem, @unchecked Sendable
-{
-  /// The lock of the scheduler it belongs to, which guards `id` and `phase`.
-  let guarded: Locked<VirtualTimeQueue<Converter>>
-  // `@exclusivity(unchecked)`: each is guarded by the scheduler's lock or owned by one thread (see
-  // above), so the dynamic exclusivity checks, a few hundred instructions per action, buy nothing.
-  @exclusivity(unchecked) private(set) var time: Converter.VirtualTimeUnit?
-  @exclusivity(unchecked) var id = 0
-  @exclusivity(unchecked) var phase = VirtualScheduledPhase.retired
-  @exclusivity(unchecked) private var state: StateType?
-  @exclusivity(unchecked) private var action: (@Sendable (StateType) -> any Disposable)?
-
-  init(guarded: Locked<VirtualTimeQueue<Converter>>) {
-    self.guarded = guarded
-  }
-
-  /// Arms a new or spare item; called under the lock.
-  func prepare(
-    time: Converter.VirtualTimeUnit, state: StateType,
-    action: @escaping @Sendable (StateType) -> any Disposable
-  ) {
-    self.time = time
-    self.state = state
-    self.action = action
-    phase = .pending
-  }
-
-  func runOnce() -> any Disposable {
-    guard let action, let state else {
-      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
-    }
-    releaseAction()
-    return action(state)
-  }
-
-  func releaseAction() {
-    state = nil
-    action = nil
-  }
-
+extension VirtualScheduledItem {
   /// Before the action runs: takes it out of the queue. While it runs: what it returns is
   /// disposed as soon as it returns. After: disposes what it returned.
   func dispose() {
     let guarded = self.guarded
     let (cancelled, result) = guarded.withLock {
-      s -> (VirtualTimeQueue<Converter>.Entry?, (any Disposable)?) in
+      s -> (VirtualTimeQueue.Entry?, (any Disposable)?) in
       switch phase {
       case .pending:
-        let entry = time.flatMap { s.remove(self, time: $0, id: id) }
+        let entry = s.remove(self)
         s.retire(self)
         return (entry, nil)
       case .running:
@@ -512,6 +476,52 @@ final class VirtualScheduledAction<Converter: VirtualTimeConverterType, StateTyp
     releaseAction()
     let dropped = guarded.withLock { $0.recycle(self) }
     withExtendedLifetime((cancelled, dropped)) {}
+  }
+}
+
+/// A scheduled action and its state, reused for later actions with the same state type once it
+/// finished.
+///
+/// `@unchecked Sendable`: `id` and `phase` are only touched under the scheduler's
+/// lock (`guarded`); `time`, `state` and `action` are set under that lock while the item is
+/// spare or new, and read or cleared by the one thread that owns the item after taking it from
+/// the queue or cancelling it (see ``VirtualScheduledItem``).
+final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @unchecked Sendable {
+  let guarded: Locked<VirtualTimeQueue>
+  // `@exclusivity(unchecked)`: each is guarded by the scheduler's lock or owned by one thread (see
+  // above), so the dynamic exclusivity checks, a few hundred instructions per action, buy nothing.
+  @exclusivity(unchecked) private(set) var time = VirtualInstant(value: 0)
+  @exclusivity(unchecked) var id = 0
+  @exclusivity(unchecked) var phase = VirtualScheduledPhase.retired
+  @exclusivity(unchecked) private var state: StateType?
+  @exclusivity(unchecked) private var action: (@Sendable (StateType) -> any Disposable)?
+
+  init(guarded: Locked<VirtualTimeQueue>) {
+    self.guarded = guarded
+  }
+
+  /// Arms a new or spare item; called under the lock.
+  func prepare(
+    time: VirtualInstant, state: StateType,
+    action: @escaping @Sendable (StateType) -> any Disposable
+  ) {
+    self.time = time
+    self.state = state
+    self.action = action
+    phase = .pending
+  }
+
+  func runOnce() -> any Disposable {
+    guard let action, let state else {
+      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
+    }
+    releaseAction()
+    return action(state)
+  }
+
+  func releaseAction() {
+    state = nil
+    action = nil
   }
 }
 
@@ -547,5 +557,66 @@ private final class VirtualPeriodicRun<Converter: VirtualTimeConverterType, Stat
       }
     }
     state = action(state)
+  }
+}
+
+/// A virtual time as the queue keeps it: a number for the clocks Streams knows
+/// (``VirtualTickConverter``'s ticks, ``HistoricalSchedulerTimeConverter``'s nanoseconds), or the
+/// converter's own time in a box, ordered by the converter, for a converter of the user's.
+struct VirtualInstant: Sendable {
+  /// How two boxed times compare: the converter's `compareVirtualTime`.
+  typealias Order =
+    @Sendable (any AnyObject & Sendable, any AnyObject & Sendable) -> VirtualTimeComparison
+
+  /// The time, for the known clocks.
+  var value: Int64
+  /// The converter's time (a ``VirtualTimeBox``), for a converter of the user's.
+  var boxed: (any AnyObject & Sendable)?
+
+  init(value: Int64, boxed: (any AnyObject & Sendable)? = nil) {
+    self.value = value
+    self.boxed = boxed
+  }
+}
+
+/// A converter's time in a box, for the queue.
+final class VirtualTimeBox<Time: Sendable>: Sendable {
+  let time: Time
+  init(_ time: Time) { self.time = time }
+}
+
+/// Converts between a converter's times and ``VirtualInstant``s. Made once per scheduler; the
+/// scheduler then calls its closures, which are specialized for the known clocks.
+struct VirtualInstantBridge<Time: Sendable>: Sendable {
+  let erase: @Sendable (Time) -> VirtualInstant
+  let restore: @Sendable (VirtualInstant) -> Time
+  let order: VirtualInstant.Order?
+
+  init<Converter: VirtualTimeConverterType>(_ converter: Converter)
+  where Converter.VirtualTimeUnit == Time {
+    if Converter.self == VirtualTickConverter.self {
+      // Time is Int.
+      erase = { VirtualInstant(value: Int64(unsafeBitCast($0, to: Int.self))) }
+      restore = { unsafeBitCast(Int($0.value), to: Time.self) }
+      order = nil
+    } else if Converter.self == HistoricalSchedulerTimeConverter.self {
+      // Time is RxTime.
+      erase = { VirtualInstant(value: unsafeBitCast($0, to: RxTime.self).nanoseconds) }
+      restore = { unsafeBitCast(RxTime(nanoseconds: $0.value), to: Time.self) }
+      order = nil
+    } else {
+      erase = { VirtualInstant(value: 0, boxed: VirtualTimeBox($0)) }
+      restore = { instant in
+        guard let box = instant.boxed else {
+          preconditionFailure("VirtualTimeScheduler internal error: an unboxed custom time")
+        }
+        return unsafeDowncast(box, to: VirtualTimeBox<Time>.self).time
+      }
+      order = { lhs, rhs in
+        converter.compareVirtualTime(
+          unsafeDowncast(lhs, to: VirtualTimeBox<Time>.self).time,
+          unsafeDowncast(rhs, to: VirtualTimeBox<Time>.self).time)
+      }
+    }
   }
 }
