@@ -25,7 +25,12 @@
 ///
 /// Actions run on the thread that calls ``start()``, `start(_:)` or `advanceTo(_:)`; that is why
 /// the closures given to ``scheduleAt(_:action:)`` and `start` need not be `Sendable`, as in RxTest.
-public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
+///
+/// As in RxTest, it is a ``VirtualTimeScheduler`` over ``TestSchedulerVirtualTimeConverter``
+/// (integer ticks of `resolution` seconds).
+public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter>,
+  @unchecked Sendable
+{
   // `@unchecked Sendable`: the only added state is an immutable flag; the clock and queue are the
   // superclass's lock-guarded state.
 
@@ -62,7 +67,9 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
     initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true
   ) {
     self.simulateProcessingDelay = simulateProcessingDelay
-    super.init(initialClock: initialClock, resolution: resolution)
+    super.init(
+      initialClock: initialClock,
+      converter: TestSchedulerVirtualTimeConverter(resolution: resolution))
   }
 
   /// Moves a time at or before the clock to `clock + 1` (with the processing delay) or to `clock`.
@@ -223,6 +230,15 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
       file: file, line: line, create: create)
   }
 }
+
+/// RxTest's name for the clock of ``TestScheduler``: integer ticks of `resolution` seconds.
+///
+/// ```swift
+/// final class TickScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter> {
+///   init() { super.init(initialClock: 0, converter: TestSchedulerVirtualTimeConverter(resolution: 1)) }
+/// }
+/// ```
+public typealias TestSchedulerVirtualTimeConverter = VirtualTickConverter
 
 /// Holds the sequence and subscription of one ``TestScheduler/start(_:)`` run.
 private struct StartState<Element> {

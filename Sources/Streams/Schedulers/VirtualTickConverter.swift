@@ -1,0 +1,83 @@
+/// The clock of `VirtualTimeScheduler()` and of StreamsTest's `TestScheduler`: integer ticks, each
+/// lasting `resolution` seconds. It is RxTest's `TestSchedulerVirtualTimeConverter` (StreamsTest
+/// has that name as an alias).
+///
+/// ```swift
+/// let converter = VirtualTickConverter(resolution: 0.001)
+/// print(converter.convertToVirtualTimeInterval(0.25))
+/// // Prints "250"
+/// print(converter.virtualTime(40, advancedBy: .milliseconds(10)))
+/// // Prints "50"
+/// ```
+///
+/// Intervals round to the nearest tick. Relative work is due the rounded number of ticks after the
+/// clock (``virtualTime(_:advancedBy:)``), and `.never` is due at `Int.max`, after everything.
+public struct VirtualTickConverter: VirtualTimeConverterType, Hashable {
+  /// A virtual time: a tick count.
+  public typealias VirtualTimeUnit = Int
+  /// A virtual interval: a number of ticks.
+  public typealias VirtualTimeIntervalUnit = Int
+
+  /// Seconds per tick.
+  public let resolution: Double
+
+  /// Ticks of `resolution` seconds; `resolution` must be positive.
+  ///
+  /// ```swift
+  /// let milliseconds = VirtualTickConverter(resolution: 0.001)
+  /// ```
+  public init(resolution: Double = 1.0, file: StaticString = #fileID, line: UInt = #line) {
+    precondition(
+      resolution > 0,
+      "VirtualTimeScheduler needs a positive resolution (seconds per tick), got \(resolution)",
+      file: file, line: line)
+    self.resolution = resolution
+  }
+
+  /// The time of tick `virtualTime`: `virtualTime × resolution` seconds after the reference point.
+  public func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
+    RxTime(nanoseconds: Int64((Double(virtualTime) * resolution * 1_000_000_000).rounded()))
+  }
+
+  /// The tick nearest to `time`.
+  public func convertToVirtualTime(_ time: RxTime) -> Int {
+    Int((Double(time.nanoseconds) / 1_000_000_000 / resolution).rounded())
+  }
+
+  /// `virtualTimeInterval` ticks in seconds.
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> Double {
+    Double(virtualTimeInterval) * resolution
+  }
+
+  /// The number of ticks nearest to `timeInterval` seconds.
+  public func convertToVirtualTimeInterval(_ timeInterval: Double) -> Int {
+    Int((timeInterval / resolution).rounded())
+  }
+
+  /// `time + offset`.
+  public func offsetVirtualTime(_ time: Int, offset: Int) -> Int {
+    time + offset
+  }
+
+  /// Compares two tick counts.
+  public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
+    lhs < rhs ? .lessThan : lhs == rhs ? .equal : .greaterThan
+  }
+
+  /// `time` plus `interval` rounded to whole ticks; `Int.max` for `.never`.
+  public func virtualTime(_ time: Int, advancedBy interval: RxTimeInterval) -> Int {
+    let ticks = ticks(interval)
+    return ticks == Int.max ? Int.max : time + ticks
+  }
+
+  /// `interval` in ticks, rounded to the nearest tick; `Int.max` for `.never`.
+  ///
+  /// ```swift
+  /// print(VirtualTickConverter(resolution: 0.5).ticks(.seconds(2)))
+  /// // Prints "4"
+  /// ```
+  public func ticks(_ interval: RxTimeInterval) -> Int {
+    if case .never = interval { return Int.max }
+    return Int((interval.seconds / resolution).rounded())
+  }
+}
