@@ -207,10 +207,15 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     while true {
       let (next, orphan) = state.withLock { s -> ((any VirtualScheduledItem)?, (any Disposable)?) in
         let orphan = finished.flatMap { s.finish($0.item, result: $0.result) }
-        return (s.takeDue(until: limit), orphan)
+        // What an action disposed while it ran returned is disposed at the action's time: the
+        // clock moves on to the next item only after that.
+        return (orphan == nil ? s.takeDue(until: limit) : nil, orphan)
       }
       finished = nil
-      orphan?.dispose()
+      if let orphan {
+        orphan.dispose()
+        continue
+      }
       guard let next else { break }
       finished = (next, next.runOnce())
     }

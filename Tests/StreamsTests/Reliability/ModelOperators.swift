@@ -44,20 +44,7 @@ extension ReferenceModel {
     case .retry(let attempts):
       return try retryLog(upstream, attempts: attempts, at: start)
     case .delaySubscription(let dueTime):
-      let delayed = try log(upstream, at: start + dueTime)
-      // DIVERGENCE (Streams bug, not fixed here): when the source sends events while it is being
-      // subscribed on the scheduler (`x.startWith(1).delaySubscription(5).take(1)`) and the
-      // consumer ends during them, RxSwift disposes the new subscription at once (the scheduled
-      // action's disposable was disposed while it ran); Streams keeps the source subscribed until
-      // the whole subscription is disposed. Such cases are skipped until it is fixed.
-      if delayed.contains(where: {
-        if case .event(start + dueTime, _) = $0 { return true }
-        return false
-      }) {
-        throw ModelAmbiguity(
-          description: "known divergence: delaySubscription over a synchronous source")
-      }
-      return delayed
+      return try log(upstream, at: start + dueTime)
     default:
       return try simpleLog(op, try log(upstream, at: start), at: start)
     }

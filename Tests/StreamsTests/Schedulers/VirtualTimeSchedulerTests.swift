@@ -36,6 +36,26 @@ struct VirtualTimeSchedulerTests {
     #expect(log.withLock { $0 } == [2])
   }
 
+  @Test("what an action disposed while it ran returns is disposed at the action's time")
+  func disposedWhileRunning() {
+    let scheduler = VirtualTimeScheduler()
+    let log = Protected<[String]>([])
+    let token = SingleAssignmentDisposable()
+    token.setDisposable(
+      scheduler.scheduleRelative((), dueTime: .seconds(5)) { _ in
+        token.dispose()
+        return Disposables.create {
+          log.withLock { $0.append("returned disposed@\(scheduler.clock)") }
+        }
+      })
+    _ = scheduler.scheduleRelative((), dueTime: .seconds(9)) { _ in
+      log.withLock { $0.append("next@\(scheduler.clock)") }
+      return Disposables.create()
+    }
+    scheduler.start()
+    #expect(log.withLock { $0 } == ["returned disposed@5", "next@9"])
+  }
+
   @Test("now follows the clock at the resolution; intervals convert to rounded ticks")
   func nowAndTicks() {
     let scheduler = VirtualTimeScheduler(initialClock: 0, resolution: 0.001)
