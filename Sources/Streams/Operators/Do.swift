@@ -198,7 +198,11 @@ final class DoLifecycle: Disposable, @unchecked Sendable {
       case .delivering:
         state.phase = .disposeDeferred
         return (false, state.deliveringOn == thread.toOpaque())
-      case .disposeDeferred, .disposed:
+      case .disposeDeferred:
+        // Deferred by an earlier plain `dispose()` on the delivering thread: a `disposeFully`
+        // now must still run it before it returns (running it twice is harmless).
+        return (false, state.deliveringOn == thread.toOpaque())
+      case .disposed:
         return (false, false)
       }
     }

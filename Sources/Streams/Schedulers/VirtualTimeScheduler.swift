@@ -99,6 +99,9 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     _ state: StateType, dueTime: RxTimeInterval,
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
+    // As on the dispatch schedulers, work due `.never` never runs (nor moves the clock to the
+    // end of time).
+    if case .never = dueTime { return BooleanDisposable() }
     let due = converter.virtualTime(clock, advancedBy: dueTime)
     return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(due), action: action)
   }
@@ -128,6 +131,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
     action: @escaping @Sendable (StateType) -> StateType
   ) -> any Disposable {
+    if case .never = startAfter { return BooleanDisposable() }
     let run = VirtualPeriodicRun(scheduler: self, period: period, state: state, action: action)
     run.serial.disposable = scheduleRelative((), dueTime: startAfter) { _ in
       run.tick()
@@ -195,8 +199,11 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   }
 
   private func run(until limit: VirtualInstant?) {
+    // `driving` covers the whole loop; `running` is cleared by `stop()` while an action may still
+    // be under way, so it cannot guard against a second loop.
     let alreadyRunning = state.withLock { s -> Bool in
-      if s.running { return true }
+      if s.driving { return true }
+      s.driving = true
       s.running = true
       return false
     }
@@ -222,6 +229,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     state.withLock { s in
       if let limit, s.compare(s.clock, limit) == .lessThan { s.clock = limit }
       s.running = false
+      s.driving = false
     }
   }
 
@@ -296,6 +304,9 @@ struct VirtualTimeQueue {
   /// are plain numbers.
   let order: VirtualInstant.Order?
   var running = false
+  /// Set while ``VirtualTimeScheduler/start()`` or ``VirtualTimeScheduler/advanceTo(_:)`` runs
+  /// its loop, even after `stop()` cleared `running`.
+  var driving = false
   var nextID = 0
   var queue: [Entry] = []
   /// Finished items holding no state, action or result, reused by later scheduling of the same

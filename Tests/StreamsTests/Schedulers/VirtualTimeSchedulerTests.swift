@@ -56,6 +56,26 @@ struct VirtualTimeSchedulerTests {
     #expect(log.withLock { $0 } == ["returned disposed@5", "next@9"])
   }
 
+  @Test("work due .never never runs and does not move the clock to the end of time")
+  func neverDue() {
+    let scheduler = VirtualTimeScheduler()
+    let log = Protected<[String]>([])
+    _ = scheduler.scheduleRelative((), dueTime: .never) { _ in
+      log.withLock { $0.append("never") }
+      return Disposables.create()
+    }
+    _ = scheduler.schedulePeriodic((), startAfter: .never, period: .seconds(1)) { _ in
+      log.withLock { $0.append("periodic") }
+    }
+    _ = scheduler.scheduleRelative((), dueTime: .seconds(3)) { _ in
+      log.withLock { $0.append("three@\(scheduler.clock)") }
+      return Disposables.create()
+    }
+    scheduler.start()
+    #expect(log.withLock { $0 } == ["three@3"])
+    #expect(scheduler.clock == 3)
+  }
+
   @Test("now follows the clock at the resolution; intervals convert to rounded ticks")
   func nowAndTicks() {
     let scheduler = VirtualTimeScheduler(initialClock: 0, resolution: 0.001)
