@@ -187,24 +187,30 @@ DIAGNOSTIC = re.compile(r"^(/[^:]+\.md):(\d+):(\d+): (error|warning): (.*)$")
 
 
 def explain(root, out):
-  """Names the markdown file and block of each error (warnings are errors here) in the log."""
+  """Lists, block by block, the errors (warnings are errors here) that the log reports in the
+  markdown files: each block with its first three errors and the number of the others."""
   index = json.load(open(os.path.join(out, "blocks.json"), encoding="utf-8"))["blocks"]
-  seen, failed = set(), 0
+  errors = {}  # (path, block line) -> [messages], in the log's order
   for line in sys.stdin:
     m = DIAGNOSTIC.match(line.rstrip("\n"))
     if not m:
       continue
     path = os.path.relpath(m.group(1), root)
     number = int(m.group(2))
-    key = (path, number, m.group(5))
-    if key in seen:
-      continue
-    seen.add(key)
-    block = next((b for b in index.get(path, []) if b[0] < number < b[1]), None)
-    where = f"the block at line {block[0]}" if block else "a block"
-    print(f"{path}:{number}:{m.group(3)}: {where} fails: {m.group(5)}")
-    failed += 1
-  return failed
+    block = next((b[0] for b in index.get(path, []) if b[0] < number < b[1]), 0)
+    message = f"{path}:{number}:{m.group(3)}: {m.group(5)}"
+    found = errors.setdefault((path, block), [])
+    if message not in found:
+      found.append(message)
+  for (path, block), messages in sorted(errors.items()):
+    print(f"{path}:{block}: the ```swift block at line {block} does not compile:")
+    for message in messages[:3]:
+      print(f"  {message}")
+    if len(messages) > 3:
+      print(f"  ... and {len(messages) - 3} more")
+  if not errors:
+    print("no error points into a markdown file: see the build log above")
+  return len(errors)
 
 
 def main(argv):
