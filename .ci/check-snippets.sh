@@ -43,7 +43,7 @@ if ! swift build --package-path "$out" -Xswiftc -warnings-as-errors >"$log" 2>&1
       cat "$log" >>"$log.all"
     fi
   done
-  echo "== code blocks that do not compile (markdown file:line:column: the block: the error)" >&2
+  echo "== swift blocks that do not compile, by markdown file and line" >&2
   python3 .ci/snippets.py explain "$root" "$out" <"$log.all" >&2
 fi
 
