@@ -21,11 +21,14 @@ extension ObservableType {
     onError: ((any Error) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil,
     onDisposed: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribeClosures(
-      onNext: onNext, onError: onError ?? Hooks.unhandledErrorReporter(),
-      onCompleted: onCompleted, onDisposed: onDisposed,
+    let caller = CallerIsolation(isolation, api: "subscribe", file: file, line: line)
+    return subscribeClosures(
+      onNext: caller.guarding(onNext),
+      onError: caller.guarding(onError) ?? Hooks.unhandledErrorReporter(),
+      onCompleted: caller.guarding(onCompleted), onDisposed: caller.guarding(onDisposed),
       kind: "subscribe", file: file, line: line, owner: nil)
   }
 
@@ -71,9 +74,14 @@ extension ObservableType {
     onError: ((Object, any Error) -> Void)? = nil,
     onCompleted: ((Object) -> Void)? = nil,
     onDisposed: ((Object) -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribeClosures(
+    let caller = CallerIsolation(isolation, api: "subscribe(with:)", file: file, line: line)
+    let onNext = caller.guarding(onNext)
+    let onError = caller.guarding(onError)
+    let onCompleted = caller.guarding(onCompleted)
+    return subscribeClosures(
       onNext: { [weak object] element in
         guard let object else { return }
         onNext?(object, element)
@@ -86,7 +94,7 @@ extension ObservableType {
         guard let object else { return }
         onCompleted?(object)
       },
-      onDisposed: onDisposed.map { onDisposed in
+      onDisposed: caller.guarding(onDisposed).map { onDisposed in
         { [weak object] in
           guard let object else { return }
           onDisposed(object)
@@ -103,8 +111,13 @@ extension ObservableType {
   ///
   /// Once the subscription ends, by disposal or by a terminal event, `on` is released.
   @inlinable
-  public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
-    asObservable().subscribeReleasing(AnyObserver(eventHandler: on))
+  public func subscribe(
+    _ on: @escaping (Event<Element>) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let on = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
+      .guarding(on)!
+    return asObservable().subscribeReleasing(AnyObserver(eventHandler: on))
   }
 }
 
@@ -185,9 +198,11 @@ extension ObservableType {
   @inlinable
   public func bind<Object: AnyObject>(
     with object: Object, onNext: @escaping (Object, Element) -> Void,
-    file: StaticString = #fileID, line: UInt = #line
+    isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribeClosures(
+    let onNext = CallerIsolation(isolation, api: "bind(with:)", file: file, line: line)
+      .guarding(onNext)!
+    return subscribeClosures(
       onNext: { [weak object] element in
         guard let object else { return }
         onNext(object, element)
@@ -204,10 +219,12 @@ extension ObservableType {
   /// debug builds.
   @inlinable
   public func bind(
-    onNext: @escaping (Element) -> Void, file: StaticString = #fileID, line: UInt = #line
+    onNext: @escaping (Element) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     subscribeClosures(
-      onNext: onNext,
+      onNext: CallerIsolation(isolation, api: "bind(onNext:)", file: file, line: line)
+        .guarding(onNext),
       onError: { error in
         bindingError(error, boundAt: file, line: line)
       }, onCompleted: nil, onDisposed: nil, kind: "bind", file: file, line: line, owner: nil)

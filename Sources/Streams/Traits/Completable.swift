@@ -86,8 +86,13 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// `observer` runs at most once.
   ///
   /// - Returns: A disposable that ends the subscription.
-  public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> any Disposable {
-    primitiveSequence.source.subscribeReleasing(
+  public func subscribe(
+    _ observer: @escaping (CompletableEvent) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let observer = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
+      .guarding(observer)!
+    return primitiveSequence.source.subscribeReleasing(
       AnyObserver { event in
         switch event {
         case .error(let error): observer(.error(error))
@@ -110,8 +115,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   public func subscribe(
     onCompleted: (() -> Void)? = nil,
     onError: ((any Error) -> Void)? = nil,
-    onDisposed: (() -> Void)? = nil
+    onDisposed: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
+    let caller = CallerIsolation(isolation, api: "subscribe", file: file, line: line)
+    let onCompleted = caller.guarding(onCompleted)
+    let onError = caller.guarding(onError)
+    let onDisposed = caller.guarding(onDisposed)
     let disposed = OnceDisposable(onDisposed)
     let report = onError ?? Hooks.unhandledErrorReporter()
     let subscription = subscribe { event in
@@ -136,9 +147,15 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     with object: Object,
     onCompleted: ((Object) -> Void)? = nil,
     onError: ((Object, any Error) -> Void)? = nil,
-    onDisposed: ((Object) -> Void)? = nil
+    onDisposed: ((Object) -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(
+    let caller = CallerIsolation(isolation, api: "subscribe(with:)", file: file, line: line)
+    let onCompleted = caller.guarding(onCompleted)
+    let onError = caller.guarding(onError)
+    let onDisposed = caller.guarding(onDisposed)
+    return subscribe(
       onCompleted: { [weak object] in
         guard let object else { return }
         onCompleted?(object)

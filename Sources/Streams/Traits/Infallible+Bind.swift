@@ -60,9 +60,10 @@ extension InfallibleType {
   /// Once `object` is gone `onNext` is no longer called; once the subscription ends it is
   /// released.
   public func bind<Object: AnyObject>(
-    with object: Object, onNext: @escaping (Object, Element) -> Void
+    with object: Object, onNext: @escaping (Object, Element) -> Void,
+    isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(with: object, onNext: onNext)
+    subscribe(with: object, onNext: onNext, isolation: isolation, file: file, line: line)
   }
 
   /// Subscribes `onNext` to the elements.
@@ -71,8 +72,11 @@ extension InfallibleType {
   /// _ = Infallible.of(1, 2).bind(onNext: { print($0) })
   /// // Prints "1", "2"
   /// ```
-  public func bind(onNext: @escaping (Element) -> Void) -> any Disposable {
-    subscribe(onNext: onNext)
+  public func bind(
+    onNext: @escaping (Element) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    subscribe(onNext: onNext, isolation: isolation, file: file, line: line)
   }
 
   /// Forwards every element to `relays`; completion is ignored, as a relay never ends.

@@ -93,11 +93,13 @@ extension InfallibleType {
   public func subscribe(
     onNext: ((Element) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil,
-    onDisposed: (() -> Void)? = nil
+    onDisposed: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribe(
       onNext: onNext, onError: { error in infallibleFailed(error) }, onCompleted: onCompleted,
-      onDisposed: onDisposed)
+      onDisposed: onDisposed, isolation: isolation, file: file, line: line)
   }
 
   /// Subscribes closures that receive `object` (held weakly) along with each event.
@@ -111,9 +113,15 @@ extension InfallibleType {
     with object: Object,
     onNext: ((Object, Element) -> Void)? = nil,
     onCompleted: ((Object) -> Void)? = nil,
-    onDisposed: ((Object) -> Void)? = nil
+    onDisposed: ((Object) -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(
+    let caller = CallerIsolation(isolation, api: "subscribe(with:)", file: file, line: line)
+    let onNext = caller.guarding(onNext)
+    let onCompleted = caller.guarding(onCompleted)
+    let onDisposed = caller.guarding(onDisposed)
+    return subscribe(
       onNext: { [weak object] element in
         guard let object else { return }
         onNext?(object, element)
@@ -125,7 +133,7 @@ extension InfallibleType {
       onDisposed: { [weak object] in
         guard let object else { return }
         onDisposed?(object)
-      })
+      }, isolation: nil, file: file, line: line)
   }
 
   /// Subscribes a closure to every event (never `.error`).
@@ -134,8 +142,11 @@ extension InfallibleType {
   /// _ = Infallible.just(1).subscribe { event in print(event) }
   /// // Prints "next(1)", "completed"
   /// ```
-  public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
-    asObservable().subscribe(on)
+  public func subscribe(
+    _ on: @escaping (Event<Element>) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribe(on, isolation: isolation, file: file, line: line)
   }
 }
 

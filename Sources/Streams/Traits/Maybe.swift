@@ -91,7 +91,12 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// `observer` runs at most once.
   ///
   /// - Returns: A disposable that ends the subscription.
-  public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> any Disposable {
+  public func subscribe(
+    _ observer: @escaping (MaybeEvent<Element>) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let observer = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
+      .guarding(observer)!
     let stopped = Locked(false)
     return primitiveSequence.source.subscribeReleasing(
       AnyObserver { event in
@@ -124,8 +129,15 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     onSuccess: ((Element) -> Void)? = nil,
     onError: ((any Error) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil,
-    onDisposed: (() -> Void)? = nil
+    onDisposed: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
+    let caller = CallerIsolation(isolation, api: "subscribe", file: file, line: line)
+    let onSuccess = caller.guarding(onSuccess)
+    let onError = caller.guarding(onError)
+    let onCompleted = caller.guarding(onCompleted)
+    let onDisposed = caller.guarding(onDisposed)
     let disposed = OnceDisposable(onDisposed)
     let report = onError ?? Hooks.unhandledErrorReporter()
     let subscription = subscribe { event in
@@ -152,9 +164,16 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     onSuccess: ((Object, Element) -> Void)? = nil,
     onError: ((Object, any Error) -> Void)? = nil,
     onCompleted: ((Object) -> Void)? = nil,
-    onDisposed: ((Object) -> Void)? = nil
+    onDisposed: ((Object) -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(
+    let caller = CallerIsolation(isolation, api: "subscribe(with:)", file: file, line: line)
+    let onSuccess = caller.guarding(onSuccess)
+    let onError = caller.guarding(onError)
+    let onCompleted = caller.guarding(onCompleted)
+    let onDisposed = caller.guarding(onDisposed)
+    return subscribe(
       onSuccess: { [weak object] element in
         guard let object else { return }
         onSuccess?(object, element)

@@ -72,7 +72,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// `.failure(RxError.noElements)`, where RxSwift stops a debug build.
   ///
   /// - Returns: A disposable that ends the subscription.
-  public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> any Disposable {
+  public func subscribe(
+    _ observer: @escaping (SingleEvent<Element>) -> Void, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let observer = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
+      .guarding(observer)!
     let stopped = Locked(false)
     return primitiveSequence.source.subscribeReleasing(
       AnyObserver { event in
@@ -104,8 +109,14 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   public func subscribe(
     onSuccess: ((Element) -> Void)? = nil,
     onFailure: ((any Error) -> Void)? = nil,
-    onDisposed: (() -> Void)? = nil
+    onDisposed: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
+    let caller = CallerIsolation(isolation, api: "subscribe", file: file, line: line)
+    let onSuccess = caller.guarding(onSuccess)
+    let onFailure = caller.guarding(onFailure)
+    let onDisposed = caller.guarding(onDisposed)
     let disposed = OnceDisposable(onDisposed)
     let report = onFailure ?? Hooks.unhandledErrorReporter()
     let subscription = subscribe { event in
@@ -124,9 +135,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   public func subscribe(
     onSuccess: ((Element) -> Void)? = nil,
     onError: @escaping (any Error) -> Void,
-    onDisposed: (() -> Void)? = nil
+    onDisposed: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed)
+    subscribe(
+      onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed, isolation: isolation,
+      file: file, line: line)
   }
 
   /// Subscribes closures that receive `object` (held weakly) along with the event.
@@ -140,9 +155,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     with object: Object,
     onSuccess: ((Object, Element) -> Void)? = nil,
     onFailure: ((Object, any Error) -> Void)? = nil,
-    onDisposed: ((Object) -> Void)? = nil
+    onDisposed: ((Object) -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribe(
+    let caller = CallerIsolation(isolation, api: "subscribe(with:)", file: file, line: line)
+    let onSuccess = caller.guarding(onSuccess)
+    let onFailure = caller.guarding(onFailure)
+    let onDisposed = caller.guarding(onDisposed)
+    return subscribe(
       onSuccess: { [weak object] element in
         guard let object else { return }
         onSuccess?(object, element)

@@ -1,0 +1,88 @@
+import Dispatch
+
+/// The isolation of the code that subscribed closures, checked each time Streams calls them.
+///
+/// Swift 6 infers a non-`Sendable` closure written in actor-isolated code (a `@MainActor` view
+/// controller, an actor's method) to be isolated to that actor, and trusts a Swift 6 library to
+/// call it only there, so it inserts no check of its own. A reactive sequence calls its
+/// subscriber's closures on whatever thread delivers the event. The subscribe methods that take
+/// closures therefore record the caller's isolation (an `isolation` parameter defaulting to
+/// `#isolation`) and, when there is one, check it before each call: a closure written on the main
+/// actor and reached from a background thread stops the program with a message naming the
+/// subscribe call, instead of racing. (RxSwift, built in Swift 5 mode, gets the same check from
+/// the compiler at the start of each such closure; see `Guides/Migration.md`, "Swift 6
+/// isolation".)
+///
+/// Subscriptions made outside actor-isolated code record nothing and pay nothing per event.
+@usableFromInline
+struct CallerIsolation: Sendable {
+  /// The actor the closures were written in; `nil` for nonisolated code.
+  @usableFromInline let actor: (any Actor)?
+  @usableFromInline let api: StaticString
+  @usableFromInline let file: StaticString
+  @usableFromInline let line: UInt
+
+  @inlinable
+  init(_ actor: (any Actor)?, api: StaticString, file: StaticString, line: UInt) {
+    self.actor = actor
+    self.api = api
+    self.file = file
+    self.line = line
+  }
+
+  /// `closure`, made to check the isolation before each call when there is one to check.
+  @inlinable
+  func guarding<Argument>(_ closure: ((Argument) -> Void)?) -> ((Argument) -> Void)? {
+    guard let closure, actor != nil else { return closure }
+    return { argument in
+      self.check()
+      closure(argument)
+    }
+  }
+
+  /// `closure`, made to check the isolation before each call when there is one to check.
+  @inlinable
+  func guarding<First, Second>(_ closure: ((First, Second) -> Void)?) -> (
+    (First, Second) -> Void
+  )? {
+    guard let closure, actor != nil else { return closure }
+    return { first, second in
+      self.check()
+      closure(first, second)
+    }
+  }
+
+  /// `closure`, made to check the isolation before each call when there is one to check.
+  @inlinable
+  func guarding(_ closure: (() -> Void)?) -> (() -> Void)? {
+    guard let closure, actor != nil else { return closure }
+    return {
+      self.check()
+      closure()
+    }
+  }
+
+  /// Stops the program unless the calling thread runs on the recorded actor.
+  @usableFromInline
+  func check() {
+    guard let actor else { return }
+    if actor === MainActor.shared {
+      // The main queue, not the main thread: under `swift test` on Linux the main actor runs on
+      // the main queue away from the main thread.
+      if MainQueueCheck.isMain { return }
+      preconditionFailure(message(actorName: "the main actor"), file: file, line: line)
+    }
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      // The runtime reports a failure in its own words ("Incorrect actor executor assumption").
+      actor.preconditionIsolated(message(actorName: "\(type(of: actor))"), file: file, line: line)
+    }
+  }
+
+  private func message(actorName: String) -> String {
+    "Streams: the closures given to \(api) at \(file):\(line) were written in code isolated to "
+      + "\(actorName), so Swift 6 treats them as isolated to it, but the sequence delivered on "
+      + "another thread: a data race. Deliver on that actor first (observe(on: "
+      + "MainScheduler.instance), a Driver, bind(to:) a StateCell), or pass isolation: nil if "
+      + "the closures touch nothing isolated to it."
+  }
+}
