@@ -166,7 +166,13 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
   /// dispose at the current tick and record nothing. Use a new `TestScheduler` per run, or later
   /// times. (A creation time in the past, as with `initialClock: 150`, runs at the current tick.)
   ///
-  /// - Parameter create: Runs once at `created`, on the thread that calls `start`.
+  /// - Parameters:
+  ///   - created: When `create` runs (virtual time).
+  ///   - subscribed: When the sequence is subscribed.
+  ///   - disposed: When the subscription is disposed.
+  ///   - file: The caller's file, named in the message of a misuse.
+  ///   - line: The caller's line, named in the message of a misuse.
+  ///   - create: Runs once at `created`, on the thread that calls `start`.
   public func start<Element, OutputSequence: ObservableConvertibleType>(
     created: TestTime, subscribed: TestTime, disposed: TestTime,
     file: StaticString = #fileID, line: UInt = #line,

@@ -23,6 +23,7 @@
   ///   - kind: The edge's kind; `nil` (the default) accepts any.
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when the edge exists.
   @discardableResult
   public func expectEdge(
@@ -49,6 +50,7 @@
   ///   - through: The nodes a cycle must contain to count; every cycle counts by default.
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when there is no such cycle.
   @discardableResult
   public func expectNoCycle(
@@ -77,6 +79,7 @@
   ///   - to: The receivers; any node by default.
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when the count is `expected`.
   @discardableResult
   public func expectEmissionCount(
@@ -105,6 +108,7 @@
   ///   - owner: The owner's type name, as the recorder writes it (`String(describing:)`).
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when no such subscription is live.
   @discardableResult
   public func expectNoLiveSubscriptions(

@@ -81,6 +81,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
   /// - Parameters:
   ///   - priority: The task's priority; `nil` inherits the subscriber's.
   ///   - delivery: Where the task runs the delivery of the result.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   ///   - work: Runs once per subscription, off the main actor unless it is itself isolated.
   public static func task(
     priority: TaskPriority? = nil, on delivery: AsyncDelivery = .cooperativePool,

@@ -218,7 +218,10 @@ extension Observable {
   /// The observer ignores everything after the first terminal event or after disposal; the
   /// terminal event disposes the returned disposable. Calls to the observer must be serial.
   ///
-  /// - Parameter subscribe: Runs once per subscription.
+  /// - Parameters:
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - subscribe: Runs once per subscription.
   /// - Returns: An observable that completes, fails or runs forever as `subscribe` decides.
   @inlinable
   public static func create(

@@ -20,6 +20,8 @@ extension ObservableType where Element: Sendable {
   ///   - timeSpan: The longest time a window lasts.
   ///   - count: The most elements a buffer holds; must be positive.
   ///   - scheduler: Runs the window timers; buffers are emitted on it (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func buffer(
     timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -17,6 +17,8 @@ extension ObservableType where Element: Sendable {
   /// - Parameters:
   ///   - dueTime: The quiet time that must follow an element before it is emitted.
   ///   - scheduler: Runs the timers; elements are emitted on it (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func debounce(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,

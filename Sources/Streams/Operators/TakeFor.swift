@@ -22,6 +22,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - duration: How long to let elements through.
   ///   - scheduler: Runs the timer.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func take(
     for duration: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -22,6 +22,8 @@ extension ObservableType where Element: Sendable {
   ///   - dueTime: The minimum time between two emitted elements.
   ///   - latest: Whether the latest element of a window is emitted at its end.
   ///   - scheduler: Supplies the clock and runs the timers (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func throttle(
     _ dueTime: RxTimeInterval, latest: Bool = true, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -21,6 +21,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - dueTime: The longest wait allowed for each element (and for the terminal event).
   ///   - scheduler: Runs the timer.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func timeout(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -52,6 +54,8 @@ extension ObservableType {
   ///   - dueTime: The longest wait allowed for each element (and for the terminal event).
   ///   - other: The sequence to continue with after a timeout.
   ///   - scheduler: Runs the timer and the subscription to `other`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func timeout<Other: ObservableConvertibleType>(
     _ dueTime: RxTimeInterval, other: Other, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

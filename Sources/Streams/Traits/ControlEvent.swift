@@ -33,7 +33,10 @@ public struct ControlEvent<PropertyType>: ControlEventType {
   /// A control event over `events`, which must never fail and should deliver on the main
   /// thread.
   ///
-  /// - Parameter events: The events, subscribed on the main thread.
+  /// - Parameters:
+  ///   - events: The events, subscribed on the main thread.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public init<Events: ObservableType>(
     events: Events, file: StaticString = #fileID, line: UInt = #line
   ) where Events.Element == PropertyType {

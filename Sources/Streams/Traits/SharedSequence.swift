@@ -184,8 +184,11 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// Never completes; shared with the strategy (the timer runs once for all subscribers while
   /// any is connected); the last subscriber's disposal stops it.
   ///
-  /// - Parameter period: The time between elements; the first comes one `period` after the
-  ///   first subscription.
+  /// - Parameters:
+  ///   - period: The time between elements; the first comes one `period` after the
+  ///     first subscription.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func interval(
     _ period: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
@@ -206,6 +209,8 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// - Parameters:
   ///   - dueTime: The time before the first element.
   ///   - period: The time between later elements.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func timer(
     _ dueTime: RxTimeInterval, period: RxTimeInterval,
     file: StaticString = #fileID, line: UInt = #line

@@ -37,7 +37,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// `.failure(e)` fails; later calls are ignored (as in RxSwift) and the disposable `subscribe`
   /// returned is disposed right after the first call. Disposal disposes it too.
   ///
-  /// - Parameter subscribe: Runs once per subscription.
+  /// - Parameters:
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - subscribe: Runs once per subscription.
   public static func create(
     file: StaticString = #fileID, line: UInt = #line,
     subscribe: @escaping (@escaping SingleObserver) -> any Disposable

@@ -25,7 +25,12 @@ extension ObservableType {
   /// The latest elements are kept with their own types and the operator specializes in the
   /// caller's module, so an update costs no allocation.
   ///
-  /// - Parameter resultSelector: Combines the latest element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - resultSelector: Combines the latest element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2,
@@ -68,7 +73,13 @@ extension ObservableType {
   /// `resultSelector` and the observer run one at a time, in the order the elements arrived,
   /// never under a lock. As with two sources, an update costs no allocation.
   ///
-  /// - Parameter resultSelector: Combines the latest element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - source3: The third source.
+  ///   - resultSelector: Combines the latest element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, Source3: ObservableType
@@ -121,7 +132,13 @@ extension ObservableType {
   /// disposal disposes them all. Sources may emit on different threads: `resultSelector` and the
   /// observer run one at a time, in the order the elements arrived, never under a lock.
   ///
-  /// - Parameter resultSelector: Combines the latest element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - sources: The further sources, if any.
+  ///   - resultSelector: Combines the latest element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(
@@ -160,7 +177,11 @@ extension ObservableType {
   /// disposes the source that completed last (RxSwift's order for this form). Fails with the
   /// first error or when `resultSelector` throws. Disposal disposes every source.
   ///
-  /// - Parameter resultSelector: Receives the latest elements in the collection's order.
+  /// - Parameters:
+  ///   - collection: The sources, subscribed in the collection's order.
+  ///   - resultSelector: Receives the latest elements in the collection's order.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func combineLatest<Sources: Collection>(
     _ collection: Sources,
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element,

@@ -61,6 +61,8 @@ extension ObservableType {
   ///   - replay: How many latest elements a new subscriber receives; 0 or more. A negative count
   ///     is a programming error and stops the program.
   ///   - scope: The lifetime of the replay buffer; `.whileConnected` by default.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The shared sequence.
   @inlinable
   public func share(

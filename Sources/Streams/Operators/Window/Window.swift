@@ -28,6 +28,8 @@ extension ObservableType where Element: Sendable {
   ///   - count: The most elements a window holds; must be positive.
   ///   - scheduler: Runs the window timers; windows that end by time end on it (hence
   ///     `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func window(
     timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -23,6 +23,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - second: The sequence whose latest element is used.
   ///   - resultSelector: Combines an element of this sequence with the latest of `second`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
     _ second: Source,
     resultSelector: @escaping (Element, Source.Element) throws -> ResultType,
