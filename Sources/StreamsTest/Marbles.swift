@@ -348,7 +348,7 @@ extension TestScheduler {
 
 extension Recorded {
   /// Expected recorded events from a marble diagram: frame 0 (or `^`) is at `offset`, by default
-  /// the subscription time of ``TestScheduler/start(_:)``.
+  /// the subscription time of ``TestScheduler/start(file:line:_:)``.
   ///
   /// ```swift
   /// let expected = try Recorded.events(marbles: "-a-b-|", values: ["a": 1, "b": 2])

@@ -48,9 +48,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
   /// // --(user|)
   /// ```
   ///
-  /// Same as ``task(priority:on:file:line:_:)`` on the cooperative pool, except that `detached`
-  /// starts the task with `Task.detached`, which does not inherit the subscriber's task-local
-  /// values and priority.
+  /// Same as ``task(priority:on:file:line:_:)->Single<Self.Element>`` on the cooperative pool,
+  /// except that `detached` starts the task with `Task.detached`, which does not inherit the
+  /// subscriber's task-local values and priority.
   public static func create(
     detached: Bool = false, priority: TaskPriority? = nil,
     file: StaticString = #fileID, line: UInt = #line,

@@ -27,7 +27,8 @@ extension ObservableType {
 /// A push-based sequence of elements: Streams' counterpart of RxSwift's `Observable`.
 ///
 /// An observable is a recipe: nothing happens until something subscribes, and every subscription
-/// runs the recipe again (unless the sequence is shared, see ``ObservableType/share(replay:scope:)``).
+/// runs the recipe again (unless the sequence is shared, see
+/// ``ObservableType/share(replay:scope:file:line:)``).
 ///
 /// ```swift
 /// let numbers = Observable.of(1, 2, 3).map { $0 * 10 }

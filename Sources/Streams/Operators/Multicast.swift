@@ -6,9 +6,9 @@ public protocol ConnectableObservableType: ObservableType {
   func connect() -> any Disposable
 }
 
-/// An observable whose subscribers share one subscription to a source, made by ``connect()``:
-/// what ``ObservableType/publish()``, ``ObservableType/replay(_:)`` and the `multicast` operators
-/// return.
+/// An observable whose subscribers share one subscription to a source, made by ``connect()``: what
+/// ``ObservableType/publish(file:line:)``, ``ObservableType/replay(_:file:line:)`` and the
+/// `multicast` operators return.
 ///
 /// ```swift
 /// let published = Observable.of(1, 2).publish()

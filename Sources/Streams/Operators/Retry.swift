@@ -148,7 +148,8 @@ extension ObservableType {
 }
 
 extension ObservableType {
-  /// RxSwift 5's name for ``retry(when:file:line:)``.
+  /// RxSwift 5's name for
+  /// ``ObservableType/retry(when:file:line:)-((Observable<Failure>)->Trigger,_,_)``.
   @available(*, deprecated, renamed: "retry(when:)")
   public func retryWhen<Trigger: ObservableType, Failure: Error>(
     _ notificationHandler: @escaping (Observable<Failure>) -> Trigger,
@@ -157,7 +158,8 @@ extension ObservableType {
     retry(when: notificationHandler, file: file, line: line)
   }
 
-  /// RxSwift 5's name for ``retry(when:file:line:)``, for every error.
+  /// RxSwift 5's name for
+  /// ``ObservableType/retry(when:file:line:)-((Observable<Error>)->Trigger,_,_)``, for every error.
   @available(*, deprecated, renamed: "retry(when:)")
   public func retryWhen<Trigger: ObservableType>(
     _ notificationHandler: @escaping (Observable<any Error>) -> Trigger,

@@ -20,9 +20,9 @@ public protocol ControlEventType: ObservableType {
 /// guide).
 ///
 /// A subscription made off the main thread happens on the main queue's next turn, as in RxCocoa:
-/// subscribe from the main thread (a `@MainActor` test) to see events synchronously. Completes
-/// when the events do; a failure of the events is a programming error that reaches the
-/// subscriber as it is (``asDriver()`` and ``asSignal()`` stop the program on it). Disposal
+/// subscribe from the main thread (a `@MainActor` test) to see events synchronously. Completes when
+/// the events do; a failure of the events is a programming error that reaches the subscriber as it
+/// is (``asDriver(file:line:)`` and ``asSignal(file:line:)`` stop the program on it). Disposal
 /// disposes the events' subscription, on the main thread.
 public struct ControlEvent<PropertyType>: ControlEventType {
   /// The type of the events.

@@ -17,7 +17,8 @@ public typealias Single<Element> = PrimitiveSequence<SingleTrait, Element>
 public typealias SingleEvent<Element> = Result<Element, any Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
-  /// The callback a ``Single`` created with ``create(file:line:subscribe:)`` reports to.
+  /// The callback a ``Single`` created with ``create(file:line:subscribe:)->Single<Self.Element>``
+  /// reports to.
   ///
   /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
   /// on another thread, such as a network callback; the calls must still be serial.

@@ -1,4 +1,4 @@
-/// How long the subject behind ``ObservableType/share(replay:scope:)`` lives.
+/// How long the subject behind ``ObservableType/share(replay:scope:file:line:)`` lives.
 ///
 /// ```swift
 /// let work = Observable<Int>.create { observer in
