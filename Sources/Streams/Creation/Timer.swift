@@ -3,7 +3,7 @@ extension ObservableType where Element: FixedWidthInteger & Sendable {
   /// `period` after the first, as RxSwift's `Observable<Int>.timer`.
   ///
   /// ```swift
-  /// // timer(3):             ---0|
+  /// // timer(3):             ---(0|)
   /// // timer(3, period: 2):  ---0-1-2-...
   /// _ = Observable<Int>.timer(.seconds(2), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) }, onCompleted: { print("done") })

@@ -3,7 +3,7 @@ extension ObservableType where Element: Sendable {
   ///
   /// ```swift
   /// // source:        -a-b------c---|
-  /// // debounce(3):   -------b------c|
+  /// // debounce(3):   ------b------c|
   /// _ = searchText.debounce(.milliseconds(300), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) })
   /// // Prints the text once typing pauses for 300 ms

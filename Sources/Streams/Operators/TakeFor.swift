@@ -4,7 +4,7 @@ extension ObservableType {
   ///
   /// ```swift
   /// // source:          -a-b-c-d-e-|
-  /// // take(for: 5):    -a-b-|
+  /// // take(for: 4):    -a-b|
   /// _ = Observable<Int>.interval(.seconds(1), scheduler: MainScheduler.instance)
   ///   .take(for: .milliseconds(3500), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) })

@@ -3,9 +3,9 @@ extension ObservableType where Element: Sendable {
   /// `latest` is `true`, as RxSwift's `throttle`.
   ///
   /// ```swift
-  /// // source:                 -a-b-c-----d-|
-  /// // throttle(4):            -a---c-----d-|      (latest: true)
-  /// // throttle(4, latest: false): -a---------d-|
+  /// // source:                       -a-b-c-----d-|
+  /// // throttle(5):                  -a----c----d-|   (latest: true)
+  /// // throttle(5, latest: false):   -a---------d-|
   /// _ = button.taps.throttle(.seconds(1), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print("tap") })
   /// // Prints "tap" at most once a second

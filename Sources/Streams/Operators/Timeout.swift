@@ -4,7 +4,7 @@ extension ObservableType {
   ///
   /// ```swift
   /// // source:        -a-b-------c-|
-  /// // timeout(3):    -a-b---#          (# = RxError.timeout)
+  /// // timeout(3):    -a-b--#          (# = RxError.timeout)
   /// _ = response.timeout(.seconds(10), scheduler: MainScheduler.instance)
   ///   .subscribe(onError: { print($0) })
   /// // Prints "Sequence timeout." when no response arrives in time
@@ -39,8 +39,8 @@ extension ObservableType {
   ///
   /// ```swift
   /// // source:                 -a-b-------c-|
-  /// // other (cold):           -x-|
-  /// // timeout(3, other:):     -a-b----x-|
+  /// // other (cold):                 -x-|     (subscribed at the timeout)
+  /// // timeout(3, other:):     -a-b---x-|
   /// _ = live.timeout(.seconds(5), other: cached, scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) })
   /// ```

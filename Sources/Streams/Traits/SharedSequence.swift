@@ -177,8 +177,8 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// as RxCocoa's `Driver<Int>.interval`.
   ///
   /// ```swift
-  /// let ticks = Driver<Int>.interval(.seconds(1))
-  /// // subscribed at 0:  --0--1--2-... (one element a second, on the main thread)
+  /// let ticks = Driver<Int>.interval(.seconds(2))
+  /// // subscribed at 0:  --0-1-2-...   (one frame a second; on the main thread)
   /// ```
   ///
   /// Never completes; shared with the strategy (the timer runs once for all subscribers while
@@ -200,8 +200,8 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// RxCocoa's `Driver<Int>.timer(_:period:)`.
   ///
   /// ```swift
-  /// let countdown = Driver<Int>.timer(.seconds(3), period: .seconds(1))
-  /// // subscribed at 0:  ---0-1-2-...
+  /// let countdown = Driver<Int>.timer(.seconds(3), period: .seconds(2))
+  /// // subscribed at 0:  ---0-1-2-...   (one frame a second)
   /// ```
   ///
   /// Never completes; shared as ``interval(_:file:line:)`` is.

@@ -11,7 +11,7 @@ extension ObservableType {
   /// ```
   /// a:      -1-2-----3--|
   /// b:      -----x-y----|
-  /// result: -----1x-2y--|
+  /// result: -----A-B----|   (A = "1x", B = "2y")
   /// ```
   ///
   /// Elements wait in per-source buffers until both sources have one. The sources are subscribed

@@ -40,9 +40,9 @@ extension ObservableType {
   ///
   /// ```swift
   /// let shared = source.share(replay: 1)
-  /// // source:      -1-2-----3-|
-  /// // subscriber A: ^-1-2-----3-|
-  /// // subscriber B:       ^2--3-|      (2 replayed on subscription)
+  /// // source:        -1-2-----3-|
+  /// // subscriber A:  -1-2-----3-|   (subscribes at frame 0)
+  /// // subscriber B:  ------2--3-|   (subscribes at frame 6: 2 is replayed at once)
   /// ```
   ///
   /// The first subscriber connects to the source (after it is registered, so a synchronous source

@@ -4,8 +4,12 @@ extension ObservableType where Element: Sendable {
   /// `timeSpan` has passed since it opened, and the next one opens at once.
   ///
   /// ```swift
-  /// // source:                        -1-2-3---4-----|
-  /// // window(timeSpan: 5, count: 3):  w0 (-1-2-3|) w1 (---4-|) w2 (--|) ...
+  /// // source:                         -1-23---4------|
+  /// // window(timeSpan: 5, count: 3):  a---b----c----d|
+  /// // a:                              -1-2(3|)           (full)
+  /// // b:                                  ----4|         (time span ended)
+  /// // c:                                       -----|    (time span ended)
+  /// // d:                                            -|   (ended with the source)
   /// _ = events.window(timeSpan: .seconds(1), count: 10, scheduler: MainScheduler.instance)
   ///   .flatMap { $0.toArray().asObservable() }
   ///   .subscribe(onNext: { print($0) })

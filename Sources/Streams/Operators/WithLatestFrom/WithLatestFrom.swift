@@ -12,7 +12,7 @@ extension ObservableType {
   /// ```
   /// self:   --a---b--c-|
   /// second: -1--2-----3|
-  /// result: --a1--b2-c2|
+  /// result: --A---B--C-|   (A = (a, 1), B = (b, 2), C = (c, 2))
   /// ```
   ///
   /// Elements that arrive before `second` has emitted are dropped. `second` is subscribed first.
