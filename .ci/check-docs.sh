@@ -77,7 +77,11 @@ for module in "${modules[@]}"; do
     echo "check-docs: docc reported diagnostics for $module" >&2
     status=1
   fi
-  dependencies+=(--dependency "$out/$module.doccarchive")
+  if [[ -d $out/$module.doccarchive ]]; then
+    dependencies+=(--dependency "$out/$module.doccarchive")
+  else
+    echo "check-docs: no $module archive: later modules cannot resolve links into $module" >&2
+  fi
 done
 
 if [[ $status -ne 0 ]]; then
