@@ -22,6 +22,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${1:-.build/docs}
+# The toolchain's docc: on PATH, or beside `swift` (Linux toolchains), or through xcrun (Xcode).
+if command -v docc >/dev/null; then
+  docc=(docc)
+elif [[ -x "$(dirname "$(command -v swift)")/docc" ]]; then
+  docc=("$(dirname "$(command -v swift)")/docc")
+elif command -v xcrun >/dev/null; then
+  docc=(xcrun docc)
+else
+  echo "check-docs: no docc found (it ships with the Swift toolchain)" >&2
+  exit 1
+fi
 modules=(StreamsState Streams StreamsTrace StreamsTest)
 
 mkdir -p "$(dirname "$out")"
@@ -52,6 +63,12 @@ for module in "${modules[@]}"; do
   done
 
   catalog=Sources/$module/$module.docc
+  if [[ $status -ne 0 ]]; then
+    # Each module links into the ones before it: with an earlier archive missing, its links
+    # would fail too and bury the first error.
+    echo "-- skipped $catalog: fix the module above first" >&2
+    continue
+  fi
   if [[ ! -f $catalog/$module.md ]]; then
     echo "check-docs: $catalog/$module.md (the landing page) is missing" >&2
     status=1
@@ -60,7 +77,7 @@ for module in "${modules[@]}"; do
 
   echo "-- docc convert $catalog"
   log="$out/$module.log"
-  if ! docc convert "$catalog" \
+  if ! "${docc[@]}" convert "$catalog" \
     --additional-symbol-graph-dir "$out/symbolgraph/$module" \
     --fallback-display-name "$module" \
     --fallback-bundle-identifier "$module" \
@@ -77,11 +94,7 @@ for module in "${modules[@]}"; do
     echo "check-docs: docc reported diagnostics for $module" >&2
     status=1
   fi
-  if [[ -d $out/$module.doccarchive ]]; then
-    dependencies+=(--dependency "$out/$module.doccarchive")
-  else
-    echo "check-docs: no $module archive: later modules cannot resolve links into $module" >&2
-  fi
+  dependencies+=(--dependency "$out/$module.doccarchive")
 done
 
 if [[ $status -ne 0 ]]; then
