@@ -1,7 +1,7 @@
 import Streams
 
 /// Counts the Streams objects (subscriptions, sinks, subjects, disposables) a block of code leaves
-/// alive, from the core's live-object counter ``Streams/Resources/total``.
+/// alive, from the core's live-object counter ``/Streams/Resources/total``.
 ///
 /// ```swift
 /// let (_, leaked) = LeakCheck.measure {
@@ -18,10 +18,10 @@ import Streams
 /// time (other tests, work still queued on real schedulers) change it too. Run leak checks where
 /// nothing else runs: a `@Suite(.serialized)` whose tests are the only ones running
 /// (`swift test --no-parallel`, or `--filter` on that suite), or an `XCTestCase`, which XCTest runs
-/// one test at a time. The Swift Testing and XCTest front ends are ``expectNoLeaks(_:sourceLocation:_:)``
-/// and `XCTAssertNoLeaks(_:file:line:_:)`.
+/// one test at a time. The Swift Testing and XCTest front ends are
+/// ``expectNoLeaks(_:sourceLocation:_:)-26ins`` and `XCTAssertNoLeaks(_:file:line:_:)`.
 public enum LeakCheck {
-  /// Runs `body` and returns its result with the change of ``Streams/Resources/total``: positive
+  /// Runs `body` and returns its result with the change of ``/Streams/Resources/total``: positive
   /// when objects were left alive, 0 when everything `body` created was released.
   ///
   /// Rethrows what `body` throws (then nothing is measured).

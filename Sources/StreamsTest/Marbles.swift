@@ -70,7 +70,11 @@ public enum Marbles {
   /// // Prints "-1---|"
   /// ```
   ///
-  /// - Parameter symbol: The character for an element, or `nil` when it has none.
+  /// - Parameters:
+  ///   - events: The recorded events to draw.
+  ///   - frameSize: The virtual time one character stands for.
+  ///   - offset: The virtual time of the first character (the subscription time by default).
+  ///   - symbol: The character for an element, or `nil` when it has none.
   public static func render<Element>(
     _ events: [Recorded<Event<Element>>], frameSize: TestTime = defaultFrameSize,
     offset: TestTime = TestScheduler.Defaults.subscribed, symbol: (Element) -> Character?
@@ -344,7 +348,7 @@ extension TestScheduler {
 
 extension Recorded {
   /// Expected recorded events from a marble diagram: frame 0 (or `^`) is at `offset`, by default
-  /// the subscription time of ``TestScheduler/start(_:)``.
+  /// the subscription time of ``TestScheduler/start(file:line:_:)``.
   ///
   /// ```swift
   /// let expected = try Recorded.events(marbles: "-a-b-|", values: ["a": 1, "b": 2])

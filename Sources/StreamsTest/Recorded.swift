@@ -12,10 +12,10 @@ public typealias TestTime = Int
 /// ```
 ///
 /// Recordings compare with `==` when the value is `Equatable`: same time and equal values. For
-/// events, elements compare with `==` and errors with Streams' documented rule (``errorsMatch``:
-/// `==` when the error type is `Equatable`, otherwise same dynamic type and same description),
-/// which behaves the same on Linux and Apple platforms. Elements that are not `Equatable` compare
-/// with ``Swift/Array/isEqual(to:by:)``.
+/// events, elements compare with `==` and errors with Streams' documented rule
+/// (``/Streams/errorsMatch(_:_:)``: `==` when the error type is `Equatable`, otherwise same dynamic
+/// type and same description), which behaves the same on Linux and Apple platforms. Elements that
+/// are not `Equatable` compare with ``Swift/Array/isEqual(to:by:)``.
 public struct Recorded<Value>: CustomDebugStringConvertible {
   /// The virtual time of the recording.
   public let time: TestTime
@@ -100,7 +100,8 @@ extension Recorded {
 }
 
 extension Event {
-  /// Compares two events, using `elementsEqual` for elements and ``errorsMatch`` for errors.
+  /// Compares two events, using `elementsEqual` for elements and ``/Streams/errorsMatch(_:_:)`` for
+  /// errors.
   ///
   /// ```swift
   /// let a = Event<[Int]>.next([1, 2])
@@ -130,8 +131,9 @@ extension Recorded {
 }
 
 extension Array {
-  /// Compares two recordings whose elements are not `Equatable`: same length, and each pair has
-  /// the same time and matching events (elements by `elementsEqual`, errors by ``errorsMatch``).
+  /// Compares two recordings whose elements are not `Equatable`: same length, and each pair has the
+  /// same time and matching events (elements by `elementsEqual`, errors by
+  /// ``/Streams/errorsMatch(_:_:)``).
   ///
   /// ```swift
   /// struct Point { var x: Int }

@@ -29,7 +29,7 @@ public func recordedEventsDifference<Element: Equatable>(
 }
 
 /// ``recordedEventsDifference(actual:expected:)`` for elements that are not `Equatable`:
-/// `elementsEqual` compares elements; errors compare with ``errorsMatch``.
+/// `elementsEqual` compares elements; errors compare with ``/Streams/errorsMatch(_:_:)``.
 ///
 /// ```swift
 /// let diff = recordedEventsDifference(actual: res.events, expected: expected) { $0.id == $1.id }

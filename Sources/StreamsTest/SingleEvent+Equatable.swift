@@ -5,8 +5,8 @@ public import Streams
 // provides are functions here, for the events and for arrays of them (what `#expect(a == b)` and
 // `XCTAssertEqual` compare).
 
-/// Compares two ``Streams/SingleEvent``s: elements with `==`, errors with
-/// ``Streams/errorsMatch(_:_:)`` (RxTest's operator).
+/// Compares two ``/Streams/SingleEvent``s: elements with `==`, errors with
+/// ``/Streams/errorsMatch(_:_:)`` (RxTest's operator).
 ///
 /// ```swift
 /// print(SingleEvent.success(1) == .success(1))
@@ -20,7 +20,7 @@ public func == <Element: Equatable>(lhs: SingleEvent<Element>, rhs: SingleEvent<
   }
 }
 
-/// The negation of `==` over ``Streams/SingleEvent``s.
+/// The negation of `==` over ``/Streams/SingleEvent``s.
 ///
 /// ```swift
 /// print(SingleEvent.success(1) != .success(2))
@@ -30,7 +30,7 @@ public func != <Element: Equatable>(lhs: SingleEvent<Element>, rhs: SingleEvent<
   !(lhs == rhs)
 }
 
-/// Compares two lists of ``Streams/SingleEvent``s element by element, so that
+/// Compares two lists of ``/Streams/SingleEvent``s element by element, so that
 /// `#expect(events == [.success(1)])` compiles.
 ///
 /// ```swift
@@ -44,7 +44,7 @@ public func == <Element: Equatable>(lhs: [SingleEvent<Element>], rhs: [SingleEve
   lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0 == $1 }
 }
 
-/// The negation of `==` over lists of ``Streams/SingleEvent``s.
+/// The negation of `==` over lists of ``/Streams/SingleEvent``s.
 ///
 /// ```swift
 /// print([SingleEvent.success(1)] != [.success(2)])

@@ -19,28 +19,30 @@
 ///   scheduling: what operators use) for a tick at or before the clock runs at `clock + 1` when
 ///   `simulateProcessingDelay` is `true` (the default), or at `clock` when it is `false`.
 /// - ``scheduleAt(_:action:)``, `scheduleAbsoluteVirtual`, `scheduleRelativeVirtual`, the events of
-///   hot and cold test observables and the ``start(created:subscribed:disposed:create:)`` steps run
-///   at exactly the tick they name (a tick already in the past runs at the current clock).
+///   hot and cold test observables and the
+///   ``start(created:subscribed:disposed:file:line:create:)`` steps run at exactly the tick they
+///   name (a tick already in the past runs at the current clock).
 /// - Actions due at the same tick run in the order they were scheduled.
 ///
-/// Actions run on the thread that calls ``start()``, `start(_:)` or `advanceTo(_:)`; that is why
-/// the closures given to ``scheduleAt(_:action:)`` and `start` need not be `Sendable`, as in RxTest.
+/// Actions run on the thread that calls ``/Streams/VirtualTimeScheduler/start()``,
+/// ``start(file:line:_:)`` or ``/Streams/VirtualTimeScheduler/advanceTo(_:)``; that is why the
+/// closures given to ``scheduleAt(_:action:)`` and `start` need not be `Sendable`, as in RxTest.
 ///
-/// As in RxTest, it is a ``VirtualTimeScheduler`` over ``TestSchedulerVirtualTimeConverter``
-/// (integer ticks of `resolution` seconds).
+/// As in RxTest, it is a ``/Streams/VirtualTimeScheduler`` over
+/// ``TestSchedulerVirtualTimeConverter`` (integer ticks of `resolution` seconds).
 public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter>,
   @unchecked Sendable
 {
   // `@unchecked Sendable`: the only added state is an immutable flag; the clock and queue are the
   // superclass's lock-guarded state.
 
-  /// RxTest's default times for ``TestScheduler/start(_:)``.
+  /// RxTest's default times for ``TestScheduler/start(file:line:_:)``.
   public enum Defaults {
-    /// When ``TestScheduler/start(_:)`` creates the sequence: 100.
+    /// When ``TestScheduler/start(file:line:_:)`` creates the sequence: 100.
     public static let created = 100
-    /// When ``TestScheduler/start(_:)`` subscribes: 200.
+    /// When ``TestScheduler/start(file:line:_:)`` subscribes: 200.
     public static let subscribed = 200
-    /// When ``TestScheduler/start(_:)`` disposes the subscription: 1000.
+    /// When ``TestScheduler/start(file:line:_:)`` disposes the subscription: 1000.
     public static let disposed = 1000
   }
 
@@ -166,7 +168,13 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
   /// dispose at the current tick and record nothing. Use a new `TestScheduler` per run, or later
   /// times. (A creation time in the past, as with `initialClock: 150`, runs at the current tick.)
   ///
-  /// - Parameter create: Runs once at `created`, on the thread that calls `start`.
+  /// - Parameters:
+  ///   - created: When `create` runs (virtual time).
+  ///   - subscribed: When the sequence is subscribed.
+  ///   - disposed: When the subscription is disposed.
+  ///   - file: The caller's file, named in the message of a misuse.
+  ///   - line: The caller's line, named in the message of a misuse.
+  ///   - create: Runs once at `created`, on the thread that calls `start`.
   public func start<Element, OutputSequence: ObservableConvertibleType>(
     created: TestTime, subscribed: TestTime, disposed: TestTime,
     file: StaticString = #fileID, line: UInt = #line,
@@ -200,8 +208,8 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
     return observer
   }
 
-  /// ``start(created:subscribed:disposed:create:)`` with RxTest's default creation (100) and
-  /// subscription (200) times.
+  /// ``start(created:subscribed:disposed:file:line:create:)`` with RxTest's default creation (100)
+  /// and subscription (200) times.
   ///
   /// ```swift
   /// let res = scheduler.start(disposed: 250) { xs }
@@ -215,8 +223,8 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
       line: line, create: create)
   }
 
-  /// ``start(created:subscribed:disposed:create:)`` with RxTest's default times: created at
-  /// 100, subscribed at 200, disposed at 1000.
+  /// ``start(created:subscribed:disposed:file:line:create:)`` with RxTest's default times: created
+  /// at 100, subscribed at 200, disposed at 1000.
   ///
   /// ```swift
   /// let res = scheduler.start { xs.map { $0 * 2 } }
@@ -240,7 +248,7 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
 /// ```
 public typealias TestSchedulerVirtualTimeConverter = VirtualTickConverter
 
-/// Holds the sequence and subscription of one ``TestScheduler/start(_:)`` run.
+/// Holds the sequence and subscription of one ``TestScheduler/start(file:line:_:)`` run.
 private struct StartState<Element> {
   var source: UncheckedBox<Observable<Element>>?
   var subscription: (any Disposable)?

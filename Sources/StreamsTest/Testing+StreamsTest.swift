@@ -20,7 +20,7 @@
   }
 
   /// ``expectEvents(_:_:_:sourceLocation:)`` for elements that are not `Equatable`:
-  /// `elementsEqual` compares elements; errors compare with ``Streams/errorsMatch(_:_:)``.
+  /// `elementsEqual` compares elements; errors compare with ``/Streams/errorsMatch(_:_:)``.
   ///
   /// ```swift
   /// expectEvents(res.events, [.next(210, Point(x: 1))]) { $0.x == $1.x }

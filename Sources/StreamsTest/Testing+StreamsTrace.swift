@@ -13,7 +13,7 @@
   /// expectEdge(from: .kind("map").owner("CartBadge"), to: "CartBadge", in: graph)
   /// ```
   ///
-  /// The issue's message (``StreamsTrace/TraceGraph/edgeFailure(from:to:kind:)``) prints the
+  /// The issue's message (``/StreamsTrace/TraceGraph/edgeFailure(from:to:kind:)``) prints the
   /// nodes each selector matches with their edges in and out, or the owners and names the trace
   /// has when a selector matches nothing.
   ///
@@ -23,6 +23,7 @@
   ///   - kind: The edge's kind; `nil` (the default) accepts any.
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when the edge exists.
   @discardableResult
   public func expectEdge(
@@ -42,13 +43,14 @@
   /// expectNoCycle(through: "CatalogViewModel", in: graph)
   /// ```
   ///
-  /// The issue's message (``StreamsTrace/TraceGraph/cycleFailure(through:)``) prints each cycle's
+  /// The issue's message (``/StreamsTrace/TraceGraph/cycleFailure(through:)``) prints each cycle's
   /// nodes and files, the edges between them, and the re-entrant deliveries on it.
   ///
   /// - Parameters:
   ///   - through: The nodes a cycle must contain to count; every cycle counts by default.
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when there is no such cycle.
   @discardableResult
   public func expectNoCycle(
@@ -68,7 +70,7 @@
   /// expectEmissionCount(3, from: .kind("subscribe(with:)").owner("CartBadge"), in: graph)
   /// ```
   ///
-  /// The issue's message (``StreamsTrace/TraceGraph/emissionCountFailure(_:from:to:)``) prints
+  /// The issue's message (``/StreamsTrace/TraceGraph/emissionCountFailure(_:from:to:)``) prints
   /// the edges counted and the nodes each selector matches with their edges.
   ///
   /// - Parameters:
@@ -77,6 +79,7 @@
   ///   - to: The receivers; any node by default.
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when the count is `expected`.
   @discardableResult
   public func expectEmissionCount(
@@ -97,7 +100,7 @@
   /// expectNoLiveSubscriptions(owner: "PromoBanner", in: recorder.graph)
   /// ```
   ///
-  /// The issue's message (``StreamsTrace/TraceGraph/liveSubscriptionsFailure(owner:)-(String)``)
+  /// The issue's message (``/StreamsTrace/TraceGraph/liveSubscriptionsFailure(owner:)-(String)``)
   /// prints each live subscription with the node it listens to and that node's upstreams, its
   /// subscribe site, and whether its owner is gone.
   ///
@@ -105,6 +108,7 @@
   ///   - owner: The owner's type name, as the recorder writes it (`String(describing:)`).
   ///   - graph: The recorded trace.
   ///   - comment: A comment put before the message.
+  ///   - sourceLocation: Where the check is called; the issue is reported there.
   /// - Returns: `true` when no such subscription is live.
   @discardableResult
   public func expectNoLiveSubscriptions(

@@ -11,7 +11,7 @@
   /// ```
   ///
   /// The first argument is shown as the actual recording, the second as the expected one.
-  /// Elements compare with `==`, errors with ``Streams/errorsMatch(_:_:)``.
+  /// Elements compare with `==`, errors with ``/Streams/errorsMatch(_:_:)``.
   public func XCTAssertEqual<Element: Equatable>(
     _ lhs: [Recorded<Event<Element>>], _ rhs: [Recorded<Event<Element>>],
     file: StaticString = #filePath, line: UInt = #line
@@ -56,14 +56,14 @@
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
-  /// Fails the test with a readable diff when two lists of ``Streams/SingleEvent``s differ
+  /// Fails the test with a readable diff when two lists of ``/Streams/SingleEvent``s differ
   /// (RxTest's overload).
   ///
   /// ```swift
   /// XCTAssertEqual(events, [.success(1)])
   /// ```
   ///
-  /// Elements compare with `==`, errors with ``Streams/errorsMatch(_:_:)``.
+  /// Elements compare with `==`, errors with ``/Streams/errorsMatch(_:_:)``.
   public func XCTAssertEqual<Element: Equatable>(
     _ lhs: [SingleEvent<Element>], _ rhs: [SingleEvent<Element>],
     file: StaticString = #filePath, line: UInt = #line
@@ -73,8 +73,8 @@
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
-  /// Fails the test with a readable diff when two lists of ``Streams/MaybeEvent``s differ (RxTest's
-  /// overload).
+  /// Fails the test with a readable diff when two lists of ``/Streams/MaybeEvent``s differ
+  /// (RxTest's overload).
   ///
   /// ```swift
   /// XCTAssertEqual(events, [.completed])
@@ -88,7 +88,7 @@
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
-  /// Fails the test with a readable diff when two lists of ``Streams/CompletableEvent``s differ
+  /// Fails the test with a readable diff when two lists of ``/Streams/CompletableEvent``s differ
   /// (RxTest's overload).
   ///
   /// ```swift

@@ -46,8 +46,11 @@ extension TraceRecorder {
   /// trigger.cancel()
   /// ```
   ///
-  /// - Parameter written: Called after each dump, on the trigger's thread, with the error if
-  ///   writing failed.
+  /// - Parameters:
+  ///   - signalNumber: The signal that triggers a dump; `SIGUSR1` by default.
+  ///   - path: The file each dump is written to (replaced on each dump).
+  ///   - written: Called after each dump, on the trigger's thread, with the error if
+  ///     writing failed.
   public func dumpOnSignal(
     _ signalNumber: Int32 = SIGUSR1, to path: String,
     written: @escaping @Sendable (TraceFile.Error?) -> Void = { _ in }

@@ -51,7 +51,7 @@ public struct TraceConfiguration: Sendable {
 ///   or relay X records the chain edge S → X;
 /// - each delivery with the delivery that caused it on the same thread (a per-thread stack);
 /// - owners: the `with:` object of `subscribe(with:)`, or the type named by the file of the call
-///   site (`TopViewModel.swift` → `TopViewModel`), or a name given with ``name(_:_:)``.
+///   site (`TopViewModel.swift` → `TopViewModel`), or a name given with ``name(_:_:owner:)``.
 ///
 /// Memory is bounded by the graph: nodes, edges, live subscriptions, and the rings of recent
 /// values and deliveries that ``TraceConfiguration`` sizes.

@@ -45,6 +45,8 @@ extension AsyncSequence where Self: Sendable {
   /// - Parameters:
   ///   - priority: The priority of the iterating task; `nil` inherits the subscriber's.
   ///   - delivery: Where the task runs and events are delivered.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func asObservable(
     priority: TaskPriority? = nil, on delivery: AsyncDelivery = .cooperativePool,
     file: StaticString = #fileID, line: UInt = #line

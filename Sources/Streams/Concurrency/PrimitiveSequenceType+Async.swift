@@ -48,9 +48,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
   /// // --(user|)
   /// ```
   ///
-  /// Same as ``task(priority:on:file:line:_:)`` on the cooperative pool, except that `detached`
-  /// starts the task with `Task.detached`, which does not inherit the subscriber's task-local
-  /// values and priority.
+  /// Same as ``task(priority:on:file:line:_:)->Single<Self.Element>`` on the cooperative pool,
+  /// except that `detached` starts the task with `Task.detached`, which does not inherit the
+  /// subscriber's task-local values and priority.
   public static func create(
     detached: Bool = false, priority: TaskPriority? = nil,
     file: StaticString = #fileID, line: UInt = #line,
@@ -81,6 +81,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
   /// - Parameters:
   ///   - priority: The task's priority; `nil` inherits the subscriber's.
   ///   - delivery: Where the task runs the delivery of the result.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   ///   - work: Runs once per subscription, off the main actor unless it is itself isolated.
   public static func task(
     priority: TaskPriority? = nil, on delivery: AsyncDelivery = .cooperativePool,

@@ -27,7 +27,8 @@ extension ObservableType {
 /// A push-based sequence of elements: Streams' counterpart of RxSwift's `Observable`.
 ///
 /// An observable is a recipe: nothing happens until something subscribes, and every subscription
-/// runs the recipe again (unless the sequence is shared, see ``ObservableType/share(replay:scope:)``).
+/// runs the recipe again (unless the sequence is shared, see
+/// ``ObservableType/share(replay:scope:file:line:)``).
 ///
 /// ```swift
 /// let numbers = Observable.of(1, 2, 3).map { $0 * 10 }
@@ -218,7 +219,10 @@ extension Observable {
   /// The observer ignores everything after the first terminal event or after disposal; the
   /// terminal event disposes the returned disposable. Calls to the observer must be serial.
   ///
-  /// - Parameter subscribe: Runs once per subscription.
+  /// - Parameters:
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - subscribe: Runs once per subscription.
   /// - Returns: An observable that completes, fails or runs forever as `subscribe` decides.
   @inlinable
   public static func create(

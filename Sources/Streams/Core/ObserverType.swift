@@ -2,7 +2,7 @@
 ///
 /// Streams calls an observer serially (never two events at once for one subscription) and follows
 /// the grammar `next* (error | completed)?`. The thread of a call is the thread the source emits on
-/// unless an operator such as ``ObservableType/observe(on:)`` moves it.
+/// unless an operator such as ``ObservableType/observe(on:file:line:)`` moves it.
 public protocol ObserverType {
   /// The type of element the observer receives.
   associatedtype Element
@@ -51,8 +51,9 @@ extension ObserverType {
 /// DispatchQueue.global().async { observer.onNext(1) }
 /// ```
 ///
-/// The closures an app passes to `subscribe` run on whichever thread delivers the event, exactly
-/// as in RxSwift. Use ``ObservableType/observe(on:)`` or a `Driver` to pin them to the main actor.
+/// The closures an app passes to `subscribe` run on whichever thread delivers the event, exactly as
+/// in RxSwift. Use ``ObservableType/observe(on:file:line:)`` or a `Driver` to pin them to the main
+/// actor.
 public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
   /// The closure that receives events.
   public typealias EventHandler = (Event<Element>) -> Void

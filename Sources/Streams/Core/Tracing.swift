@@ -40,7 +40,8 @@ public protocol StreamsTracer: AnyObject, Sendable {
   ///   - value: Makes the element of a `next` or the error of an `error` (`nil` for a
   ///     completion) as a ``TraceValue``, for a tracer that records values. Nothing is made
   ///     unless it is called.
-  ///   - subject: The subject's ``TraceNode/id``; `node` describes it (made only when called).
+  ///   - subject: The subject's ``TraceNode/id``.
+  ///   - node: Describes the subject as a ``TraceNode``; made only when called.
   ///   - deliver: Delivers the event to the subject's observers.
   func send(
     _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,

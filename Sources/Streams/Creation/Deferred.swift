@@ -12,7 +12,10 @@ extension ObservableType {
   /// Completes and fails as the created observable does; a throw from `observableFactory` becomes
   /// `.error`. Disposal disposes the subscription to the created observable.
   ///
-  /// - Parameter observableFactory: Runs once per subscription, on the subscribing thread.
+  /// - Parameters:
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - observableFactory: Runs once per subscription, on the subscribing thread.
   public static func deferred(
     file: StaticString = #fileID, line: UInt = #line,
     _ observableFactory: @escaping () throws -> Observable<Element>

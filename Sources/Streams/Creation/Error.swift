@@ -8,7 +8,10 @@ extension ObservableType {
   ///
   /// Fails synchronously during the subscription; never emits or completes.
   ///
-  /// - Parameter error: The error to fail with.
+  /// - Parameters:
+  ///   - error: The error to fail with.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func error(
     _ error: any Error, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

@@ -41,8 +41,8 @@ extension ObservableType {
     self.error(error, file: FunctionReference.file, line: 0)
   }
 
-  /// ``from(_:scheduler:file:line:)-([Element],_,_,_)`` as a function reference:
-  /// `.flatMap(Observable.from)` over arrays.
+  /// ``from(_:scheduler:file:line:)-([Self.Element],CurrentThreadScheduler,_,_)`` as a function
+  /// reference: `.flatMap(Observable.from)` over arrays.
   ///
   /// ```swift
   /// _ = Observable.just([1, 2]).flatMap(Observable.from).subscribe(onNext: { print($0) })

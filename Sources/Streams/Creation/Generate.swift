@@ -16,7 +16,11 @@ extension ObservableType {
   /// - Parameters:
   ///   - initialState: The first candidate element.
   ///   - condition: Decides whether a state is emitted; `false` completes the sequence.
+  ///   - scheduler: Runs the loop; only the current-thread scheduler is accepted (RxSwift's
+  ///     default).
   ///   - iterate: Computes the next state from the last one.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func generate(
     initialState: Element, condition: @escaping (Element) throws -> Bool,
     scheduler: CurrentThreadScheduler = .instance,

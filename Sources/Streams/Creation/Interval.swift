@@ -14,6 +14,8 @@ extension ObservableType where Element: FixedWidthInteger & Sendable {
   /// - Parameters:
   ///   - period: The time between elements.
   ///   - scheduler: Runs the periodic timer; elements are emitted on it.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func interval(
     _ period: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

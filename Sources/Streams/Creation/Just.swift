@@ -9,7 +9,10 @@ extension ObservableType {
   /// Completes right after the element; never fails. Both events are delivered before `subscribe`
   /// returns, so disposal has nothing left to stop. `Element` need not be `Sendable`.
   ///
-  /// - Parameter element: The single element.
+  /// - Parameters:
+  ///   - element: The single element.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func just(
     _ element: Element, file: StaticString = #fileID, line: UInt = #line

@@ -17,6 +17,8 @@ extension ObservableType {
   ///   - elements: The elements to emit.
   ///   - scheduler: The trampoline of the subscribing thread; pass another scheduler to use the
   ///     overload that requires `Sendable` elements.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func of(
     _ elements: Element..., scheduler: CurrentThreadScheduler = .instance,
     file: StaticString = #fileID, line: UInt = #line

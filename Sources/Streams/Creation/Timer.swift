@@ -3,7 +3,7 @@ extension ObservableType where Element: FixedWidthInteger & Sendable {
   /// `period` after the first, as RxSwift's `Observable<Int>.timer`.
   ///
   /// ```swift
-  /// // timer(3):             ---0|
+  /// // timer(3):             ---(0|)
   /// // timer(3, period: 2):  ---0-1-2-...
   /// _ = Observable<Int>.timer(.seconds(2), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) }, onCompleted: { print("done") })
@@ -17,6 +17,8 @@ extension ObservableType where Element: FixedWidthInteger & Sendable {
   ///   - dueTime: The time before the first element.
   ///   - period: The time between later elements, or `nil` for a single element.
   ///   - scheduler: Runs the timer; elements are emitted on it.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func timer(
     _ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -18,6 +18,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - resourceFactory: Creates the resource, once per subscription.
   ///   - observableFactory: Builds the observable that uses the resource.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func using<Resource: Disposable>(
     _ resourceFactory: @escaping () throws -> Resource,
     observableFactory: @escaping (Resource) throws -> Observable<Element>,

@@ -3,8 +3,9 @@ extension ObservableType where Element: Sendable {
   /// `timeSpan` has passed since the previous one, as RxSwift's `buffer(timeSpan:count:scheduler:)`.
   ///
   /// ```swift
-  /// // source:                         -1-2-3---4------|
-  /// // buffer(timeSpan: 5, count: 3):  -----[1,2,3]----[4]---[]|   ([] at completion)
+  /// // source:                         -1-23---4------|
+  /// // buffer(timeSpan: 5, count: 3):  ----a----b----c(d|)
+  /// // a = [1, 2, 3] (full), b = [4], c = [] (time span ended), d = [] (at completion)
   /// _ = events.buffer(timeSpan: .seconds(1), count: 50, scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0.count) })
   /// ```
@@ -20,6 +21,8 @@ extension ObservableType where Element: Sendable {
   ///   - timeSpan: The longest time a window lasts.
   ///   - count: The most elements a buffer holds; must be positive.
   ///   - scheduler: Runs the window timers; buffers are emitted on it (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func buffer(
     timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -19,7 +19,10 @@ extension ObservableType {
   /// disposed before the handler's sequence is subscribed (RxSwift subscribes first and disposes
   /// right after; both happen at the same moment). Disposal disposes whichever is subscribed.
   ///
-  /// - Parameter handler: Returns the sequence to continue with after an error.
+  /// - Parameters:
+  ///   - handler: Returns the sequence to continue with after an error.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source's elements, then, after an error, those of the handler's sequence.
   public func `catch`(
     _ handler: @escaping (any Error) throws -> Observable<Element>,
@@ -73,7 +76,10 @@ extension ObservableType {
   /// when the source completes. Either terminal event disposes the source; disposal disposes the
   /// source.
   ///
-  /// - Parameter element: The last element, sent instead of an error.
+  /// - Parameters:
+  ///   - element: The last element, sent instead of an error.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source's elements, then `element` if the source fails.
   public func catchAndReturn(
     _ element: Element,
@@ -113,7 +119,10 @@ extension ObservableType {
   /// in a loop, so the call stack does not grow with their number. Disposal disposes the current
   /// subscription and stops the iteration. Every subscription iterates `sequence` anew.
   ///
-  /// - Parameter sequence: The sequences to try, in order.
+  /// - Parameters:
+  ///   - sequence: The sequences to try, in order.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The elements of each sequence in turn, up to the first one that completes.
   public static func `catch`<Sources: Swift.Sequence>(
     sequence: Sources,

@@ -9,7 +9,10 @@ extension ObservableType {
   /// Completes and fails when the source does; a throw from `transform` becomes `.error` and
   /// disposes the source. Disposal disposes the source.
   ///
-  /// - Parameter transform: Called once per element; returning `nil` drops the element.
+  /// - Parameters:
+  ///   - transform: Called once per element; returning `nil` drops the element.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the non-`nil` results of `transform`.
   @inlinable
   public func compactMap<Result>(

@@ -3,7 +3,7 @@ extension ObservableType where Element: Sendable {
   ///
   /// ```swift
   /// // source:        -a-b------c---|
-  /// // debounce(3):   -------b------c|
+  /// // debounce(3):   ------b------c|
   /// _ = searchText.debounce(.milliseconds(300), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) })
   /// // Prints the text once typing pauses for 300 ms
@@ -17,6 +17,8 @@ extension ObservableType where Element: Sendable {
   /// - Parameters:
   ///   - dueTime: The quiet time that must follow an element before it is emitted.
   ///   - scheduler: Runs the timers; elements are emitted on it (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func debounce(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,

@@ -20,6 +20,9 @@ extension ObservableType {
   ///   - identifier: Names the lines; defaults to `"<file>:<line> (<function>)"` of the call.
   ///   - trimOutput: Shortens event descriptions longer than 40 characters to their first and
   ///     last 20, joined by `...`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - function: The calling function (default `#function`), named in the default identifier.
   /// - Returns: The source, with its activity printed.
   public func debug(
     _ identifier: String? = nil, trimOutput: Bool = false,

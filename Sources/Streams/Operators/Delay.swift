@@ -17,6 +17,8 @@ extension ObservableType where Element: Sendable {
   /// - Parameters:
   ///   - dueTime: How much later each event is emitted.
   ///   - scheduler: Runs the timers; elements are emitted on it (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func delay(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

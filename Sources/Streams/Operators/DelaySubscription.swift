@@ -16,6 +16,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - dueTime: How long to wait before subscribing.
   ///   - scheduler: Runs the timer and the subscription.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func delaySubscription(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -31,7 +31,10 @@ extension ObservableType {
   /// The first element always passes. Completes and fails when the source does; a throw from
   /// `keySelector` becomes `.error` and disposes the source. Disposal disposes the source.
   ///
-  /// - Parameter keySelector: Returns the key an element is compared by.
+  /// - Parameters:
+  ///   - keySelector: Returns the key an element is compared by.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements of equal key.
   @inlinable
   public func distinctUntilChanged<Key: Equatable>(
@@ -55,7 +58,10 @@ extension ObservableType {
   /// fails when the source does; a throw from `comparer` becomes `.error` and disposes the
   /// source. Disposal disposes the source.
   ///
-  /// - Parameter comparer: Returns `true` when two elements count as equal.
+  /// - Parameters:
+  ///   - comparer: Returns `true` when two elements count as equal.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements that `comparer` finds equal.
   @inlinable
   public func distinctUntilChanged(
@@ -83,6 +89,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - keySelector: Returns the key an element is compared by.
   ///   - comparer: Returns `true` when two keys count as equal.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements of equal key.
   @inlinable
   public func distinctUntilChanged<Key>(
@@ -108,7 +116,10 @@ extension ObservableType {
   /// The first element always passes. Completes and fails when the source does. Disposal
   /// disposes the source.
   ///
-  /// - Parameter keyPath: The property elements are compared by.
+  /// - Parameters:
+  ///   - keyPath: The property elements are compared by.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements of equal property.
   @inlinable
   public func distinctUntilChanged<Property: Equatable>(

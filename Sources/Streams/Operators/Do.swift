@@ -38,6 +38,8 @@ extension ObservableType {
   ///   - onSubscribe: Runs before subscribing to the source.
   ///   - onSubscribed: Runs after subscribing to the source.
   ///   - onDispose: Runs after the subscription to the source was disposed, for any reason.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source with the side effects attached.
   @inlinable
   public func `do`(

@@ -11,7 +11,10 @@ extension ObservableType {
   /// when the source fails first. Disposal disposes the source. A negative `index` stops the
   /// program with a message naming the misuse.
   ///
-  /// - Parameter index: The zero-based position of the element to emit.
+  /// - Parameters:
+  ///   - index: The zero-based position of the element to emit.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func element(at index: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
   {

@@ -21,7 +21,10 @@ extension ObservableType {
   /// Inner sequences may emit on different threads: elements are delivered one at a time and never
   /// under a lock.
   ///
-  /// - Parameter selector: Maps an element to the sequence whose elements are forwarded.
+  /// - Parameters:
+  ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func flatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
@@ -54,7 +57,10 @@ extension ObservableType {
   /// no inner sequence runs; fails with the first error, or when `selector` throws. Disposal
   /// disposes the source and the running inner sequence.
   ///
-  /// - Parameter selector: Maps an element to the sequence whose elements are forwarded.
+  /// - Parameters:
+  ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func flatMapFirst<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
@@ -88,7 +94,10 @@ extension ObservableType {
   /// the first error, or when `selector` throws. Disposal disposes the source and the running
   /// sequence and drops the waiting ones.
   ///
-  /// - Parameter selector: Maps an element to the sequence whose elements are forwarded.
+  /// - Parameters:
+  ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func concatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
@@ -121,7 +130,10 @@ extension ObservableType {
   /// of the source or of the latest inner sequence, or when `selector` throws. Disposal disposes the
   /// source and the latest inner sequence.
   ///
-  /// - Parameter selector: Maps an element to the sequence whose elements are forwarded.
+  /// - Parameters:
+  ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func flatMapLatest<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,

@@ -9,7 +9,10 @@ extension ObservableType {
   /// Otherwise passes the source through unchanged. Completes and fails when the source does;
   /// disposal disposes the source.
   ///
-  /// - Parameter default: The element emitted for an empty source.
+  /// - Parameters:
+  ///   - default: The element emitted for an empty source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func ifEmpty(
     default: Element, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
@@ -49,7 +52,10 @@ extension ObservableType {
   /// completes empty; the result then completes and fails as `other` does. Fails when the source
   /// fails. Disposal disposes whichever subscription is active.
   ///
-  /// - Parameter other: The sequence to switch to for an empty source.
+  /// - Parameters:
+  ///   - other: The sequence to switch to for an empty source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func ifEmpty(
     switchTo other: Observable<Element>, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

@@ -6,9 +6,9 @@ public protocol ConnectableObservableType: ObservableType {
   func connect() -> any Disposable
 }
 
-/// An observable whose subscribers share one subscription to a source, made by ``connect()``:
-/// what ``ObservableType/publish()``, ``ObservableType/replay(_:)`` and the `multicast` operators
-/// return.
+/// An observable whose subscribers share one subscription to a source, made by ``connect()``: what
+/// ``ObservableType/publish(file:line:)``, ``ObservableType/replay(_:file:line:)`` and the
+/// `multicast` operators return.
 ///
 /// ```swift
 /// let published = Observable.of(1, 2).publish()
@@ -60,7 +60,10 @@ extension ObservableType {
   /// terminated (a later subscriber gets its replay and the terminal event), and a reconnect
   /// subscribes the source again into the terminated subject.
   ///
-  /// - Parameter subject: Receives the source's events and serves the subscribers.
+  /// - Parameters:
+  ///   - subject: Receives the source's events and serves the subscribers.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: A connectable observable.
   public func multicast<Subject: SubjectType>(
     _ subject: Subject, file: StaticString = #fileID, line: UInt = #line
@@ -81,7 +84,10 @@ extension ObservableType {
   /// a dropped subject receive nothing more. `makeSubject` is never called under a lock; when two
   /// threads race, it may be called once more than needed and the extra subject is discarded.
   ///
-  /// - Parameter makeSubject: Makes one subject per connection.
+  /// - Parameters:
+  ///   - makeSubject: Makes one subject per connection.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: A connectable observable.
   public func multicast<Subject: SubjectType>(
     makeSubject: @escaping () -> Subject, file: StaticString = #fileID, line: UInt = #line
@@ -110,6 +116,8 @@ extension ObservableType {
   ///   - subjectSelector: Makes the subject of one subscription.
   ///   - selector: Builds the result from the multicast sequence; may subscribe to it many times
   ///     while the source is subscribed once.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func multicast<Subject: SubjectType, Result>(
     _ subjectSelector: @escaping () throws -> Subject,
     selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>,
@@ -171,8 +179,11 @@ extension ObservableType {
   /// each connection has its own buffer, dropped when the connection is disposed or the source
   /// terminates. Completes and fails when the source does.
   ///
-  /// - Parameter bufferSize: The replay buffer's size; 0 or more. A negative size is a
-  ///   programming error and stops the program.
+  /// - Parameters:
+  ///   - bufferSize: The replay buffer's size; 0 or more. A negative size is a
+  ///     programming error and stops the program.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func replay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line)
     -> ConnectableObservable<Element>
   {

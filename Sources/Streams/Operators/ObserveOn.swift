@@ -15,7 +15,10 @@ extension ObservableType where Element: Sendable {
   /// stops delivery: events still queued are dropped. Elements cross to the scheduler's thread,
   /// hence `Element: Sendable`.
   ///
-  /// - Parameter scheduler: Where the observer is called.
+  /// - Parameters:
+  ///   - scheduler: Where the observer is called.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func observe(
     on scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

@@ -17,6 +17,8 @@ extension ObservableType {
   ///   - seed: The initial accumulated value of each subscription.
   ///   - accumulator: Returns the new accumulated value from the previous one and an element.
   ///   - mapResult: Turns the final accumulated value into the result.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of a single result.
   @inlinable
   public func reduce<Accumulate, Result>(
@@ -72,6 +74,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - seed: The initial accumulated value of each subscription.
   ///   - accumulator: Returns the new accumulated value from the previous one and an element.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of a single result.
   @inlinable
   public func reduce<Accumulate>(

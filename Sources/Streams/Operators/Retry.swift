@@ -38,7 +38,10 @@ extension ObservableType {
   /// synchronous failures are retried in
   /// a loop, so the call stack does not grow. Disposal disposes the current subscription.
   ///
-  /// - Parameter maxAttemptCount: The number of subscriptions to make at most; not negative.
+  /// - Parameters:
+  ///   - maxAttemptCount: The number of subscriptions to make at most; not negative.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source's elements, across resubscriptions, until it completes or runs out of
   ///   attempts.
   public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line)
@@ -93,7 +96,10 @@ extension ObservableType {
   /// after its element, such as `errors.take(1)`, retries such a source once in Streams and never
   /// in RxSwift (which retries an asynchronous failure once, as Streams does).
   ///
-  /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
+  /// - Parameters:
+  ///   - notificationHandler: Turns the errors into the trigger of resubscriptions.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source's elements, across resubscriptions.
   public func retry<Trigger: ObservableType, Failure: Error>(
     when notificationHandler: @escaping (Observable<Failure>) -> Trigger,
@@ -122,7 +128,10 @@ extension ObservableType {
   /// trigger completes; fails when the trigger fails. Disposal disposes the current source
   /// subscription and the trigger.
   ///
-  /// - Parameter notificationHandler: Turns the errors into the trigger of resubscriptions.
+  /// - Parameters:
+  ///   - notificationHandler: Turns the errors into the trigger of resubscriptions.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source's elements, across resubscriptions.
   public func retry<Trigger: ObservableType>(
     when notificationHandler: @escaping (Observable<any Error>) -> Trigger,
@@ -139,7 +148,8 @@ extension ObservableType {
 }
 
 extension ObservableType {
-  /// RxSwift 5's name for ``retry(when:file:line:)``.
+  /// RxSwift 5's name for
+  /// ``ObservableType/retry(when:file:line:)-((Observable<Failure>)->Trigger,_,_)``.
   @available(*, deprecated, renamed: "retry(when:)")
   public func retryWhen<Trigger: ObservableType, Failure: Error>(
     _ notificationHandler: @escaping (Observable<Failure>) -> Trigger,
@@ -148,7 +158,8 @@ extension ObservableType {
     retry(when: notificationHandler, file: file, line: line)
   }
 
-  /// RxSwift 5's name for ``retry(when:file:line:)``, for every error.
+  /// RxSwift 5's name for
+  /// ``ObservableType/retry(when:file:line:)-((Observable<Error>)->Trigger,_,_)``, for every error.
   @available(*, deprecated, renamed: "retry(when:)")
   public func retryWhen<Trigger: ObservableType>(
     _ notificationHandler: @escaping (Observable<any Error>) -> Trigger,

@@ -22,6 +22,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - sampler: The sequence whose elements trigger sampling.
   ///   - defaultValue: Emitted at a tick that has no new element, when not `nil`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func sample<Source: ObservableType>(
     _ sampler: Source, defaultValue: Element? = nil,
     file: StaticString = #fileID, line: UInt = #line

@@ -16,6 +16,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - seed: The initial state of each subscription.
   ///   - accumulator: Called once per element with the state to update.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the successive states.
   @inlinable
   public func scan<State>(
@@ -63,6 +65,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - seed: The initial state of each subscription.
   ///   - accumulator: Returns the new state from the previous state and an element.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the successive states.
   @inlinable
   public func scan<State>(

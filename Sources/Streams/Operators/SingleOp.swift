@@ -27,7 +27,10 @@ extension ObservableType {
   /// when `predicate` throws. Completes when the source completes after one match. Disposal
   /// disposes the source.
   ///
-  /// - Parameter predicate: Selects the elements that count.
+  /// - Parameters:
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - predicate: Selects the elements that count.
   public func single(
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) throws -> Bool

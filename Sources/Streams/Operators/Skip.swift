@@ -9,7 +9,10 @@ extension ObservableType {
   /// Completes and fails when the source does; disposal disposes the source. A negative `count`
   /// stops the program with a message naming the misuse.
   ///
-  /// - Parameter count: How many elements to drop.
+  /// - Parameters:
+  ///   - count: How many elements to drop.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
@@ -157,6 +160,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - duration: How long to drop elements, from the subscription.
   ///   - scheduler: Runs the timer.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func skip(
     _ duration: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

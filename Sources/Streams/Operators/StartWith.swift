@@ -10,7 +10,10 @@ extension ObservableType {
   /// subscribed (as in RxSwift). Completes and fails when the source does; disposal disposes the
   /// source.
   ///
-  /// - Parameter elements: The elements to emit first.
+  /// - Parameters:
+  ///   - elements: The elements to emit first.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func startWith(
     _ elements: Element..., file: StaticString = #fileID, line: UInt = #line

@@ -18,7 +18,10 @@ extension ObservableType {
   /// `scheduler`: on a `TestScheduler` its subscription ends one tick after the event, as in
   /// RxSwift.)
   ///
-  /// - Parameter scheduler: Where the subscription and its disposal happen.
+  /// - Parameters:
+  ///   - scheduler: Where the subscription and its disposal happen.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func subscribe(
     on scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {

@@ -11,7 +11,10 @@ extension ObservableType {
   /// subscribing to the source. Disposal disposes the source. A negative `count` stops the
   /// program with a message naming the misuse.
   ///
-  /// - Parameter count: How many elements to take.
+  /// - Parameters:
+  ///   - count: How many elements to take.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
@@ -60,6 +63,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - predicate: Called for each element until it returns `false`.
   ///   - behavior: Whether the first element that fails `predicate` is emitted.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func take(
     while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
@@ -85,6 +90,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - predicate: Called for each element until it returns `true`.
   ///   - behavior: Whether the element that satisfies `predicate` is emitted.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func take(
     until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,

@@ -4,7 +4,7 @@ extension ObservableType {
   ///
   /// ```swift
   /// // source:          -a-b-c-d-e-|
-  /// // take(for: 5):    -a-b-|
+  /// // take(for: 4):    -a-b|
   /// _ = Observable<Int>.interval(.seconds(1), scheduler: MainScheduler.instance)
   ///   .take(for: .milliseconds(3500), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) })
@@ -22,6 +22,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - duration: How long to let elements through.
   ///   - scheduler: Runs the timer.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func take(
     for duration: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

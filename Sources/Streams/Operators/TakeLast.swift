@@ -10,7 +10,10 @@ extension ObservableType {
   /// fails (dropping the buffer) when the source fails. Disposal disposes the source and drops the
   /// buffer. A negative `count` stops the program with a message naming the misuse.
   ///
-  /// - Parameter count: How many of the last elements to emit.
+  /// - Parameters:
+  ///   - count: How many of the last elements to emit.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func takeLast(_ count: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
   {

@@ -3,9 +3,9 @@ extension ObservableType where Element: Sendable {
   /// `latest` is `true`, as RxSwift's `throttle`.
   ///
   /// ```swift
-  /// // source:                 -a-b-c-----d-|
-  /// // throttle(4):            -a---c-----d-|      (latest: true)
-  /// // throttle(4, latest: false): -a---------d-|
+  /// // source:                       -a-b-c-----d-|
+  /// // throttle(5):                  -a----c----d-|   (latest: true)
+  /// // throttle(5, latest: false):   -a---------d-|
   /// _ = button.taps.throttle(.seconds(1), scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print("tap") })
   /// // Prints "tap" at most once a second
@@ -22,6 +22,8 @@ extension ObservableType where Element: Sendable {
   ///   - dueTime: The minimum time between two emitted elements.
   ///   - latest: Whether the latest element of a window is emitted at its end.
   ///   - scheduler: Supplies the clock and runs the timers (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func throttle(
     _ dueTime: RxTimeInterval, latest: Bool = true, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -4,7 +4,7 @@ extension ObservableType {
   ///
   /// ```swift
   /// // source:        -a-b-------c-|
-  /// // timeout(3):    -a-b---#          (# = RxError.timeout)
+  /// // timeout(3):    -a-b--#          (# = RxError.timeout)
   /// _ = response.timeout(.seconds(10), scheduler: MainScheduler.instance)
   ///   .subscribe(onError: { print($0) })
   /// // Prints "Sequence timeout." when no response arrives in time
@@ -21,6 +21,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - dueTime: The longest wait allowed for each element (and for the terminal event).
   ///   - scheduler: Runs the timer.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func timeout(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -37,8 +39,8 @@ extension ObservableType {
   ///
   /// ```swift
   /// // source:                 -a-b-------c-|
-  /// // other (cold):           -x-|
-  /// // timeout(3, other:):     -a-b----x-|
+  /// // other (cold):                 -x-|     (subscribed at the timeout)
+  /// // timeout(3, other:):     -a-b---x-|
   /// _ = live.timeout(.seconds(5), other: cached, scheduler: MainScheduler.instance)
   ///   .subscribe(onNext: { print($0) })
   /// ```
@@ -52,6 +54,8 @@ extension ObservableType {
   ///   - dueTime: The longest wait allowed for each element (and for the terminal event).
   ///   - other: The sequence to continue with after a timeout.
   ///   - scheduler: Runs the timer and the subscription to `other`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func timeout<Other: ObservableConvertibleType>(
     _ dueTime: RxTimeInterval, other: Other, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -18,6 +18,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - object: The object to pass along; not retained.
   ///   - resultSelector: Combines the object and an element.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the combined values.
   public func withUnretained<Object: AnyObject, Result>(
     _ object: Object,
@@ -62,7 +64,10 @@ extension ObservableType {
   /// emitting, and the source is disposed. Otherwise completes and fails when the source does.
   /// Disposal disposes the source.
   ///
-  /// - Parameter object: The object to pass along; not retained.
+  /// - Parameters:
+  ///   - object: The object to pass along; not retained.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of `(object, element)` pairs.
   public func withUnretained<Object: AnyObject>(
     _ object: Object,

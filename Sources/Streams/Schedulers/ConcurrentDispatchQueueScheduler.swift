@@ -11,8 +11,8 @@ import Dispatch
 /// ```
 ///
 /// Work items may run at the same time; operators that deliver through a scheduler (such as
-/// ``ObservableType/observe(on:)``) still call their observer serially. ``now`` is the wall clock.
-/// Disposing what a `schedule` call returns cancels the work if it has not started.
+/// ``ObservableType/observe(on:file:line:)``) still call their observer serially. ``now`` is the
+/// wall clock. Disposing what a `schedule` call returns cancels the work if it has not started.
 public final class ConcurrentDispatchQueueScheduler: SchedulerType {
   let configuration: DispatchQueueConfiguration
 

@@ -28,7 +28,8 @@ import StreamsShims
 /// ```
 ///
 /// Every subscription to a Streams observable runs inside this trampoline (as every `Producer`
-/// subscription does in RxSwift), so sources such as ``ObservableType/of(_:)`` start emitting only
+/// subscription does in RxSwift), so sources such as
+/// ``ObservableType/of(_:scheduler:file:line:)-(_,CurrentThreadScheduler,_,_)`` start emitting only
 /// after the whole chain has been subscribed, and an operator that stops early (`take(3)`) can
 /// dispose them between two elements.
 ///

@@ -22,7 +22,8 @@ extension ObservableType where Element: Sendable {
     asObservable().bindState(to: cell, file: file, line: line) { $0 }
   }
 
-  /// Writes every element, as an optional, into `cell`; see ``bind(to:file:line:)-(StateCell<Element>,_,_)``.
+  /// Writes every element, as an optional, into `cell`; see
+  /// ``bind(to:file:line:)-(StateCell<Self.Element>,_,_)``.
   @inlinable
   public func bind(
     to cell: StateCell<Element?>, file: StaticString = #fileID, line: UInt = #line
@@ -39,7 +40,7 @@ extension ObservableType where Element: Sendable {
   /// titles.bind(to: header, \.title).disposed(by: bag)
   /// ```
   ///
-  /// Writes happen as for a cell (see ``bind(to:file:line:)-(StateCell<Element>,_,_)``). The
+  /// Writes happen as for a cell (see ``bind(to:file:line:)-(StateCell<Self.Element>,_,_)``). The
   /// binding holds `object` weakly; since an arbitrary object cannot own it, the binding ends with
   /// the first element that finds the object gone (or when disposed: keep the disposable in a bag
   /// the object owns to end it with the object).
@@ -79,7 +80,7 @@ extension Observable where Element: Sendable {
 
 extension InfallibleType where Element: Sendable {
   /// Writes every element into `cell` on the main actor; see
-  /// ``ObservableType/bind(to:file:line:)-(StateCell<Element>,_,_)``.
+  /// ``ObservableType/bind(to:file:line:)-(StateCell<Self.Element>,_,_)``.
   ///
   /// ```swift
   /// counts.bind(to: uiState.count).disposed(by: bag)

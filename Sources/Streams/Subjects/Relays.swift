@@ -142,12 +142,12 @@ extension ObservableType {
     bindRelays { element in for relay in relays { relay.accept(element) } }
   }
 
-  /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Element>...)``.
+  /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Self.Element>...)``.
   public func bind(to relays: BehaviorRelay<Element>...) -> any Disposable {
     bindRelays { element in for relay in relays { relay.accept(element) } }
   }
 
-  /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Element>...)``.
+  /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Self.Element>...)``.
   public func bind(to relays: ReplayRelay<Element>...) -> any Disposable {
     bindRelays { element in for relay in relays { relay.accept(element) } }
   }

@@ -23,7 +23,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// let cached = warmUp.andThen(cache.lookup("key"))
   /// ```
   ///
-  /// Completes, succeeds and fails as described for ``andThen(_:file:line:)-(Single<Result>)``.
+  /// Completes, succeeds and fails as described for ``andThen(_:file:line:)->Single<Result>``.
   public func andThen<Result>(
     _ second: Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Result> {

@@ -15,7 +15,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     zip(sources, file: file, line: line)
   }
 
-  /// Completes when every `Completable` in `sources` has completed; see ``zip(_:file:line:)-(Completable...)``.
+  /// Completes when every `Completable` in `sources` has completed; see
+  /// ``zip(_:file:line:)-(Completable...,_,_)``.
   ///
   /// ```swift
   /// let saved = Completable.zip(drafts.map { store.save($0) })
@@ -26,7 +27,8 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     Completable(raw: Observable.merge(sources.map(\.source), file: file, line: line))
   }
 
-  /// Completes when every `Completable` in `sources` has completed; see ``zip(_:file:line:)-(Completable...)``.
+  /// Completes when every `Completable` in `sources` has completed; see
+  /// ``zip(_:file:line:)-(Completable...,_,_)``.
   ///
   /// ```swift
   /// let saved = Completable.zip(Set(pending).map { store.save($0) })
@@ -55,7 +57,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   }
 
   /// Runs the `Completable`s of `collection` one after the other; see
-  /// ``concat(_:file:line:)-(Completable...)``.
+  /// ``concat(_:file:line:)-(Completable...,_,_)``.
   ///
   /// ```swift
   /// let uploads = Completable.concat(files.map { api.upload($0) })
@@ -68,7 +70,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
 
   /// Runs the `Completable`s of `sequence` one after the other, pulling the next one from the
   /// sequence only when the previous one has completed; see
-  /// ``concat(_:file:line:)-(Completable...)``.
+  /// ``concat(_:file:line:)-(Completable...,_,_)``.
   ///
   /// ```swift
   /// let steps = Completable.concat(migrations.lazy.map { $0.run() })

@@ -38,7 +38,8 @@ extension CompletableEvent: Equatable {
 }
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
-  /// The callback a ``Completable`` created with ``create(file:line:subscribe:)`` reports to.
+  /// The callback a ``Completable`` created with ``create(file:line:subscribe:)->Completable``
+  /// reports to.
   ///
   /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
   /// on another thread, such as a network callback; the calls must still be serial.
@@ -237,7 +238,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// let both = Completable.empty().concat(Completable.empty())  // (|)
   /// ```
   ///
-  /// Same as ``andThen(_:file:line:)-(Completable)``.
+  /// Same as ``andThen(_:file:line:)->Completable``.
   public func concat(
     _ second: Completable, file: StaticString = #fileID, line: UInt = #line
   ) -> Completable {

@@ -20,9 +20,9 @@ public protocol ControlEventType: ObservableType {
 /// guide).
 ///
 /// A subscription made off the main thread happens on the main queue's next turn, as in RxCocoa:
-/// subscribe from the main thread (a `@MainActor` test) to see events synchronously. Completes
-/// when the events do; a failure of the events is a programming error that reaches the
-/// subscriber as it is (``asDriver()`` and ``asSignal()`` stop the program on it). Disposal
+/// subscribe from the main thread (a `@MainActor` test) to see events synchronously. Completes when
+/// the events do; a failure of the events is a programming error that reaches the subscriber as it
+/// is (``asDriver(file:line:)`` and ``asSignal(file:line:)`` stop the program on it). Disposal
 /// disposes the events' subscription, on the main thread.
 public struct ControlEvent<PropertyType>: ControlEventType {
   /// The type of the events.
@@ -33,7 +33,10 @@ public struct ControlEvent<PropertyType>: ControlEventType {
   /// A control event over `events`, which must never fail and should deliver on the main
   /// thread.
   ///
-  /// - Parameter events: The events, subscribed on the main thread.
+  /// - Parameters:
+  ///   - events: The events, subscribed on the main thread.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public init<Events: ObservableType>(
     events: Events, file: StaticString = #fileID, line: UInt = #line
   ) where Events.Element == PropertyType {

@@ -40,6 +40,8 @@ public struct ControlProperty<PropertyType>: ControlPropertyType {
   ///   - values: The property's values (usually the current one first), subscribed on the
   ///     main thread; they must never fail.
   ///   - valueSink: Receives what is bound to the property.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public init<Values: ObservableType, Sink: ObserverType>(
     values: Values, valueSink: Sink, file: StaticString = #fileID, line: UInt = #line
   ) where Values.Element == PropertyType, Sink.Element == PropertyType {

@@ -4,12 +4,15 @@ extension Infallible {
   ///
   /// ```swift
   /// let title = Infallible.combineLatest(firstName, lastName) { "\($0) \($1)" }
-  /// // firstName: -a-----b--   lastName: ---x------   result: ---(ax)-(bx)-
+  /// // firstName: -a-----b--
+  /// // lastName:  ---x------
+  /// // title:     ---A---B--   (A = "a x", B = "b x")
   /// ```
   ///
-  /// The behaviour of ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``: the
-  /// sources are subscribed in order; completes when every source completed, or when one emits
-  /// after every other completed; never fails. Disposal disposes every source.
+  /// The behaviour of ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``: the sources
+  /// are subscribed in order; completes when every source completed, or when one emits while every
+  /// other has completed and one of them never emitted; never fails. Disposal disposes every
+  /// source.
   ///
   /// `resultSelector` cannot throw (RxSwift's can, which would let an `Infallible` fail).
   public static func combineLatest<Source1: InfallibleType, Source2: InfallibleType>(

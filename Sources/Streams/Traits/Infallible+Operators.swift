@@ -161,7 +161,7 @@ extension InfallibleType {
   ///
   /// ```swift
   /// let results = queries.flatMapLatest { query in search(query) }
-  /// // queries: -a--b|   search(a): ---x|   search(b): -y|   results: -----y|
+  /// // queries: -a--b|   search(a): ----x|   search(b): -y|   results: -----y|
   /// ```
   ///
   /// Completes when the source and the latest inner sequence have completed. Disposal disposes

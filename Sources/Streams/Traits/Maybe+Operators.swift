@@ -151,7 +151,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
       raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
   }
 
-  /// RxSwift 5's name for ``catchAndReturn(_:file:line:)``.
+  /// RxSwift 5's name for ``catchAndReturn(_:file:line:)->Maybe<Self.Element>``.
   @available(*, deprecated, renamed: "catchAndReturn(_:)")
   public func catchErrorJustReturn(_ element: Element) -> Maybe<Element> {
     catchAndReturn(element)

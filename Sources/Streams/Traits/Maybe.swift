@@ -41,7 +41,8 @@ extension MaybeEvent: Equatable where Element: Equatable {
 }
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
-  /// The callback a ``Maybe`` created with ``create(file:line:subscribe:)`` reports to.
+  /// The callback a ``Maybe`` created with ``create(file:line:subscribe:)->Maybe<Self.Element>``
+  /// reports to.
   ///
   /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
   /// on another thread, such as a network callback; the calls must still be serial.

@@ -15,6 +15,9 @@ extension PrimitiveSequence {
   /// - Parameters:
   ///   - identifier: Names the lines; defaults to `"<file>:<line> (<function>)"` of the call.
   ///   - trimOutput: Shortens event descriptions longer than 40 characters.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - function: The calling function (default `#function`), named in the default identifier.
   public func debug(
     _ identifier: String? = nil, trimOutput: Bool = false,
     file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function

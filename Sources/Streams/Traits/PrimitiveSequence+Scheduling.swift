@@ -18,7 +18,10 @@ extension PrimitiveSequence where Element: Sendable {
   /// ``ObservableType/observe(on:file:line:)``). Disposal disposes the source and drops what is
   /// still queued. The element crosses to the scheduler, hence `Element: Sendable`.
   ///
-  /// - Parameter scheduler: Where the observer is called.
+  /// - Parameters:
+  ///   - scheduler: Where the observer is called.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func observe(
     on scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
   ) -> PrimitiveSequence<Trait, Element> {
@@ -49,7 +52,10 @@ extension PrimitiveSequence {
   /// before the scheduled subscription runs cancels it; disposing afterwards schedules the
   /// disposal of the source subscription on `scheduler`.
   ///
-  /// - Parameter scheduler: Where the subscription and its disposal happen.
+  /// - Parameters:
+  ///   - scheduler: Where the subscription and its disposal happen.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func subscribe(
     on scheduler: any ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
   ) -> PrimitiveSequence<Trait, Element> {

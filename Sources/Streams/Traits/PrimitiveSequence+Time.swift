@@ -15,6 +15,8 @@ extension PrimitiveSequence {
   /// - Parameters:
   ///   - dueTime: The longest wait allowed for the source's event.
   ///   - scheduler: Runs the timer.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func timeout(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -40,6 +42,8 @@ extension PrimitiveSequence {
   ///   - dueTime: The longest wait allowed for the source's event.
   ///   - other: The sequence to continue with after a timeout.
   ///   - scheduler: Runs the timer and the subscription to `other`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func timeout(
     _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>,
     scheduler: any SchedulerType, file: StaticString = #fileID, line: UInt = #line
@@ -64,6 +68,8 @@ extension PrimitiveSequence {
   /// - Parameters:
   ///   - dueTime: How long to wait before subscribing.
   ///   - scheduler: Runs the timer and the subscription.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func delaySubscription(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -93,6 +99,8 @@ extension PrimitiveSequence where Element: Sendable {
   /// - Parameters:
   ///   - dueTime: How much later the success or completion is emitted.
   ///   - scheduler: Runs the timer; the events are emitted on it (hence `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func delay(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
@@ -116,6 +124,8 @@ extension PrimitiveSequence where Element: FixedWidthInteger & Sendable {
   /// - Parameters:
   ///   - dueTime: The time before the element.
   ///   - scheduler: Runs the timer; the element is emitted on it.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func timer(
     _ dueTime: RxTimeInterval, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

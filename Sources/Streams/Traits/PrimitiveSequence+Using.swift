@@ -18,6 +18,8 @@ extension PrimitiveSequence {
   /// - Parameters:
   ///   - resourceFactory: Creates the resource, once per subscription.
   ///   - primitiveSequenceFactory: Builds the trait that uses the resource.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func using<Resource: Disposable>(
     _ resourceFactory: @escaping () throws -> Resource,
     primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>,

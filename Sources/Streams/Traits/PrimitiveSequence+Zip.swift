@@ -37,7 +37,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   }
 
   /// Succeeds with `resultSelector` applied to the array of elements of the `Single`s in
-  /// `collection`; see ``zip(_:file:line:)``.
+  /// `collection`; see ``zip(_:file:line:)->Single<[Self.Element]>``.
   ///
   /// ```swift
   /// let total = Single.zip(prices, resultSelector: { $0.reduce(0, +) })
@@ -69,7 +69,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
   /// ```
   ///
   /// Takes two or more sources; completes, fails and disposes as
-  /// ``zip(_:_:_:file:line:resultSelector:)``.
+  /// ``zip(_:_:_:file:line:resultSelector:)->Single<Self.Element>``.
   public static func zip<E1, E2, each E>(
     _ source1: Single<E1>, _ source2: Single<E2>, _ sources: repeat Single<each E>,
     file: StaticString = #fileID, line: UInt = #line

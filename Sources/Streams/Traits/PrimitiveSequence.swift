@@ -148,7 +148,8 @@ extension PrimitiveSequence {
       raw: source.retry(when: notificationHandler, file: file, line: line))
   }
 
-  /// RxSwift 5's name for ``retry(file:line:when:)``.
+  /// RxSwift 5's name for
+  /// ``retry(file:line:when:)-(_,_,(Observable<ErrorType>)->TriggerObservable)``.
   @available(*, deprecated, renamed: "retry(when:)")
   public func retryWhen<TriggerObservable: ObservableType, ErrorType: Error>(
     _ notificationHandler: @escaping (Observable<ErrorType>) -> TriggerObservable
@@ -156,7 +157,8 @@ extension PrimitiveSequence {
     retry(when: notificationHandler)
   }
 
-  /// RxSwift 5's name for ``retry(file:line:when:)``.
+  /// RxSwift 5's name for ``retry(file:line:when:)-(_,_,(Observable<Error>)->TriggerObservable)``,
+  /// for every error.
   @available(*, deprecated, renamed: "retry(when:)")
   public func retryWhen<TriggerObservable: ObservableType>(
     _ notificationHandler: @escaping (Observable<any Error>) -> TriggerObservable

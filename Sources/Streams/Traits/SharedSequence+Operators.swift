@@ -78,7 +78,7 @@ extension SharedSequenceConvertibleType {
   ///
   /// ```swift
   /// let results = query.flatMapLatest { api.search($0).asDriver(onErrorJustReturn: []) }
-  /// // query: -a--b-   search(a): ---x   search(b): -y   results: -----y-
+  /// // query: -a--b-   search(a): ----x   search(b): -y   results: -----y-
   /// ```
   ///
   /// Completes when the source and the latest inner sequence have completed. The result is

@@ -177,15 +177,18 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// as RxCocoa's `Driver<Int>.interval`.
   ///
   /// ```swift
-  /// let ticks = Driver<Int>.interval(.seconds(1))
-  /// // subscribed at 0:  --0--1--2-... (one element a second, on the main thread)
+  /// let ticks = Driver<Int>.interval(.seconds(2))
+  /// // subscribed at 0:  --0-1-2-...   (one frame a second; on the main thread)
   /// ```
   ///
   /// Never completes; shared with the strategy (the timer runs once for all subscribers while
   /// any is connected); the last subscriber's disposal stops it.
   ///
-  /// - Parameter period: The time between elements; the first comes one `period` after the
-  ///   first subscription.
+  /// - Parameters:
+  ///   - period: The time between elements; the first comes one `period` after the
+  ///     first subscription.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func interval(
     _ period: RxTimeInterval, file: StaticString = #fileID, line: UInt = #line
   ) -> SharedSequence<SharingStrategy, Element> {
@@ -197,8 +200,8 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// RxCocoa's `Driver<Int>.timer(_:period:)`.
   ///
   /// ```swift
-  /// let countdown = Driver<Int>.timer(.seconds(3), period: .seconds(1))
-  /// // subscribed at 0:  ---0-1-2-...
+  /// let countdown = Driver<Int>.timer(.seconds(3), period: .seconds(2))
+  /// // subscribed at 0:  ---0-1-2-...   (one frame a second)
   /// ```
   ///
   /// Never completes; shared as ``interval(_:file:line:)`` is.
@@ -206,6 +209,8 @@ extension SharedSequence where Element: FixedWidthInteger & Sendable {
   /// - Parameters:
   ///   - dueTime: The time before the first element.
   ///   - period: The time between later elements.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func timer(
     _ dueTime: RxTimeInterval, period: RxTimeInterval,
     file: StaticString = #fileID, line: UInt = #line

@@ -72,7 +72,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// let cached = userID.flatMapMaybe { id in cache.user(id: id) }
   /// ```
   ///
-  /// Succeeds or completes empty as the inner `Maybe` does; fails as ``flatMap(file:line:_:)``.
+  /// Succeeds or completes empty as the inner `Maybe` does; fails as
+  /// ``flatMap(file:line:_:)->Single<Result>``.
   public func flatMapMaybe<Result>(
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) throws -> Maybe<Result>
@@ -87,7 +88,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// let saved = draft.flatMapCompletable { store.save($0) }
   /// ```
   ///
-  /// Completes when the inner `Completable` does; fails as ``flatMap(file:line:_:)``.
+  /// Completes when the inner `Completable` does; fails as
+  /// ``flatMap(file:line:_:)->Single<Result>``.
   public func flatMapCompletable(
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) throws -> Completable
@@ -142,7 +144,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
       raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
   }
 
-  /// RxSwift 5's name for ``catchAndReturn(_:file:line:)``.
+  /// RxSwift 5's name for ``catchAndReturn(_:file:line:)->Single<Self.Element>``.
   @available(*, deprecated, renamed: "catchAndReturn(_:)")
   public func catchErrorJustReturn(_ element: Element) -> Single<Element> {
     catchAndReturn(element)

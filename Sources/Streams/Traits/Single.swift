@@ -17,7 +17,8 @@ public typealias Single<Element> = PrimitiveSequence<SingleTrait, Element>
 public typealias SingleEvent<Element> = Result<Element, any Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
-  /// The callback a ``Single`` created with ``create(file:line:subscribe:)`` reports to.
+  /// The callback a ``Single`` created with ``create(file:line:subscribe:)->Single<Self.Element>``
+  /// reports to.
   ///
   /// `@Sendable` (RxSwift's is not) so that it can be called from a completion handler that runs
   /// on another thread, such as a network callback; the calls must still be serial.
@@ -37,7 +38,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// `.failure(e)` fails; later calls are ignored (as in RxSwift) and the disposable `subscribe`
   /// returned is disposed right after the first call. Disposal disposes it too.
   ///
-  /// - Parameter subscribe: Runs once per subscription.
+  /// - Parameters:
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
+  ///   - subscribe: Runs once per subscription.
   public static func create(
     file: StaticString = #fileID, line: UInt = #line,
     subscribe: @escaping (@escaping SingleObserver) -> any Disposable

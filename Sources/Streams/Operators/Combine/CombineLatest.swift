@@ -12,20 +12,26 @@ extension ObservableType {
   /// ```
   /// a:      -1----2----3-|
   /// b:      ---x-----y---|
-  /// result: ---1x-2x-2y-3y-|
+  /// result: ---A--B--C-D-|   (A = "1x", B = "2x", C = "2y", D = "3y")
   /// ```
   ///
   /// The sources are subscribed in order. Completes when both sources completed, or when one
-  /// emits after the other completed; fails with the first error, or when `resultSelector`
-  /// throws, disposing both sources (in subscription order, after the error was delivered;
-  /// RxSwift disposes a failing source first, see the migration guide). A source's subscription is disposed when it completes;
-  /// disposal disposes both. The sources may emit on different threads: `resultSelector` and the
+  /// emits while the other has completed without ever emitting (no combination can be made);
+  /// fails with the first error, or when `resultSelector` throws, disposing both sources (in
+  /// subscription order, after the error was delivered; RxSwift disposes a failing source first,
+  /// see the migration guide). A source's subscription is disposed when it completes; disposal
+  /// disposes both. The sources may emit on different threads: `resultSelector` and the
   /// observer run one at a time, in the order the elements arrived, never under a lock.
   ///
   /// The latest elements are kept with their own types and the operator specializes in the
   /// caller's module, so an update costs no allocation.
   ///
-  /// - Parameter resultSelector: Combines the latest element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - resultSelector: Combines the latest element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2,
@@ -62,13 +68,20 @@ extension ObservableType {
   /// ```
   ///
   /// The sources are subscribed in order. Completes when every source completed, or when a
-  /// source emits while the other two have completed; fails with the first error, or when
+  /// source emits while the other two have completed and one of them never emitted (no
+  /// combination can be made); fails with the first error, or when
   /// `resultSelector` throws, disposing every source. A source's subscription is disposed when
   /// it completes; disposal disposes them all. Sources may emit on different threads:
   /// `resultSelector` and the observer run one at a time, in the order the elements arrived,
   /// never under a lock. As with two sources, an update costs no allocation.
   ///
-  /// - Parameter resultSelector: Combines the latest element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - source3: The third source.
+  ///   - resultSelector: Combines the latest element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, Source3: ObservableType
@@ -112,16 +125,22 @@ extension ObservableType {
   /// // Prints "1111", "1112"
   /// ```
   ///
-  /// Takes any number of sources (RxSwift has overloads for 2 to 8); two and three sources use
-  /// the typed overloads above, this one serves more, and code that forwards a parameter pack.
-  /// It keeps the latest elements boxed, which costs allocations per update. The sources are
-  /// subscribed in order. Completes when every source completed, or when a source emits while
-  /// every other source has completed; fails with the first error, or when `resultSelector`
-  /// throws, disposing every source. A source's subscription is disposed when it completes;
-  /// disposal disposes them all. Sources may emit on different threads: `resultSelector` and the
-  /// observer run one at a time, in the order the elements arrived, never under a lock.
+  /// Takes any number of sources (RxSwift has overloads for 2 to 8); two and three sources use the
+  /// typed overloads above, this one serves more, and code that forwards a parameter pack. It keeps
+  /// the latest elements boxed, which costs allocations per update. The sources are subscribed in
+  /// order. Completes when every source completed, or when a source emits while every other source
+  /// has completed and one of them never emitted; fails with the first error, or when
+  /// `resultSelector` throws, disposing every source. A source's subscription is disposed when it
+  /// completes; disposal disposes them all. Sources may emit on different threads: `resultSelector`
+  /// and the observer run one at a time, in the order the elements arrived, never under a lock.
   ///
-  /// - Parameter resultSelector: Combines the latest element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - sources: The further sources, if any.
+  ///   - resultSelector: Combines the latest element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(
@@ -160,7 +179,11 @@ extension ObservableType {
   /// disposes the source that completed last (RxSwift's order for this form). Fails with the
   /// first error or when `resultSelector` throws. Disposal disposes every source.
   ///
-  /// - Parameter resultSelector: Receives the latest elements in the collection's order.
+  /// - Parameters:
+  ///   - collection: The sources, subscribed in the collection's order.
+  ///   - resultSelector: Receives the latest elements in the collection's order.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func combineLatest<Sources: Collection>(
     _ collection: Sources,
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element,
@@ -206,9 +229,10 @@ extension ObservableType where Element == Any {
   /// // Prints "(1, "x")", "(2, "x")"
   /// ```
   ///
-  /// Completes when both sources completed, or when one emits after the other completed; fails
-  /// with the first error, disposing both sources. Disposal disposes both sources. An update
-  /// costs no allocation (see ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``).
+  /// Completes when both sources completed, or when one emits while the other has completed without
+  /// ever emitting; fails with the first error, disposing both sources. Disposal disposes both
+  /// sources. An update costs no allocation (see
+  /// ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``).
   @inlinable
   public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2, file: StaticString = #fileID, line: UInt = #line
@@ -228,8 +252,8 @@ extension ObservableType where Element == Any {
   /// ```
   ///
   /// Completes when every source completed, or when a source emits while the other two have
-  /// completed; fails with the first error, disposing every source. Disposal disposes every
-  /// source. An update costs no allocation.
+  /// completed and one of them never emitted; fails with the first error, disposing every
+  /// source. Disposal disposes every source. An update costs no allocation.
   @inlinable
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, Source3: ObservableType
@@ -254,8 +278,8 @@ extension ObservableType where Element == Any {
   ///
   /// Two and three sources use the typed overloads above; this one serves more, and code that
   /// forwards a parameter pack, and keeps the latest elements boxed. Completes when every source
-  /// completed, or when a source emits while every other source has completed; fails with the
-  /// first error, disposing every source. Disposal disposes every source.
+  /// completed, or when a source emits while every other source has completed and one of them never
+  /// emitted; fails with the first error, disposing every source. Disposal disposes every source.
   public static func combineLatest<
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(

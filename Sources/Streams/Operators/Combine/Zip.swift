@@ -11,7 +11,7 @@ extension ObservableType {
   /// ```
   /// a:      -1-2-----3--|
   /// b:      -----x-y----|
-  /// result: -----1x-2y--|
+  /// result: -----A-B----|   (A = "1x", B = "2y")
   /// ```
   ///
   /// Elements wait in per-source buffers until both sources have one. The sources are subscribed
@@ -26,7 +26,12 @@ extension ObservableType {
   /// The buffers keep the elements with their own types and the operator specializes in the
   /// caller's module: once the buffers have grown, pairing allocates nothing.
   ///
-  /// - Parameter resultSelector: Combines one element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - resultSelector: Combines one element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func zip<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2,
@@ -70,7 +75,13 @@ extension ObservableType {
   /// `resultSelector` and the observer run one at a time, never under a lock. As with two
   /// sources, pairing allocates nothing once the buffers have grown.
   ///
-  /// - Parameter resultSelector: Combines one element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - source3: The third source.
+  ///   - resultSelector: Combines one element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func zip<
     Source1: ObservableType, Source2: ObservableType, Source3: ObservableType
@@ -131,7 +142,13 @@ extension ObservableType {
   /// completes; disposal disposes them all. Sources may emit on different threads:
   /// `resultSelector` and the observer run one at a time, never under a lock.
   ///
-  /// - Parameter resultSelector: Combines one element of each source.
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - sources: The further sources, if any.
+  ///   - resultSelector: Combines one element of each source.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func zip<
     Source1: ObservableType, Source2: ObservableType, each Source: ObservableType
   >(
@@ -169,7 +186,11 @@ extension ObservableType {
   /// other source completed. Fails with the first error or when `resultSelector` throws. Disposal
   /// disposes every source.
   ///
-  /// - Parameter resultSelector: Receives one element of each source, in the collection's order.
+  /// - Parameters:
+  ///   - collection: The sources, subscribed in the collection's order.
+  ///   - resultSelector: Receives one element of each source, in the collection's order.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func zip<Sources: Collection>(
     _ collection: Sources,
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element,

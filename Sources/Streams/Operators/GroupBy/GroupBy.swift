@@ -61,7 +61,10 @@ extension ObservableType {
   /// receives); the source subscription is disposed once the outer subscription and every group
   /// subscription are gone.
   ///
-  /// - Parameter keySelector: Returns the key of an element.
+  /// - Parameters:
+  ///   - keySelector: Returns the key of an element.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func groupBy<Key: Hashable>(
     keySelector: @escaping (Element) throws -> Key,
     file: StaticString = #fileID, line: UInt = #line

@@ -106,7 +106,10 @@ extension ObservableType where Element: ObservableConvertibleType {
   /// the first error, disposing the rest. Disposal disposes every subscription and drops the
   /// waiting sequences.
   ///
-  /// - Parameter maxConcurrent: At least 1.
+  /// - Parameters:
+  ///   - maxConcurrent: At least 1.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>

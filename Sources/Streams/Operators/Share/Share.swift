@@ -1,4 +1,4 @@
-/// How long the subject behind ``ObservableType/share(replay:scope:)`` lives.
+/// How long the subject behind ``ObservableType/share(replay:scope:file:line:)`` lives.
 ///
 /// ```swift
 /// let work = Observable<Int>.create { observer in
@@ -40,9 +40,9 @@ extension ObservableType {
   ///
   /// ```swift
   /// let shared = source.share(replay: 1)
-  /// // source:      -1-2-----3-|
-  /// // subscriber A: ^-1-2-----3-|
-  /// // subscriber B:       ^2--3-|      (2 replayed on subscription)
+  /// // source:        -1-2-----3-|
+  /// // subscriber A:  -1-2-----3-|   (subscribes at frame 0)
+  /// // subscriber B:  ------2--3-|   (subscribes at frame 6: 2 is replayed at once)
   /// ```
   ///
   /// The first subscriber connects to the source (after it is registered, so a synchronous source
@@ -61,6 +61,8 @@ extension ObservableType {
   ///   - replay: How many latest elements a new subscriber receives; 0 or more. A negative count
   ///     is a programming error and stops the program.
   ///   - scope: The lifetime of the replay buffer; `.whileConnected` by default.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The shared sequence.
   @inlinable
   public func share(

@@ -4,8 +4,12 @@ extension ObservableType where Element: Sendable {
   /// `timeSpan` has passed since it opened, and the next one opens at once.
   ///
   /// ```swift
-  /// // source:                        -1-2-3---4-----|
-  /// // window(timeSpan: 5, count: 3):  w0 (-1-2-3|) w1 (---4-|) w2 (--|) ...
+  /// // source:                         -1-23---4------|
+  /// // window(timeSpan: 5, count: 3):  a---b----c----d|
+  /// // a:                              -1-2(3|)           (full)
+  /// // b:                                  ----4|         (time span ended)
+  /// // c:                                       -----|    (time span ended)
+  /// // d:                                            -|   (ended with the source)
   /// _ = events.window(timeSpan: .seconds(1), count: 10, scheduler: MainScheduler.instance)
   ///   .flatMap { $0.toArray().asObservable() }
   ///   .subscribe(onNext: { print($0) })
@@ -28,6 +32,8 @@ extension ObservableType where Element: Sendable {
   ///   - count: The most elements a window holds; must be positive.
   ///   - scheduler: Runs the window timers; windows that end by time end on it (hence
   ///     `Element: Sendable`).
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func window(
     timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line

@@ -12,7 +12,7 @@ extension ObservableType {
   /// ```
   /// self:   --a---b--c-|
   /// second: -1--2-----3|
-  /// result: --a1--b2-c2|
+  /// result: --A---B--C-|   (A = (a, 1), B = (b, 2), C = (c, 2))
   /// ```
   ///
   /// Elements that arrive before `second` has emitted are dropped. `second` is subscribed first.
@@ -23,6 +23,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - second: The sequence whose latest element is used.
   ///   - resultSelector: Combines an element of this sequence with the latest of `second`.
+  ///   - file: The calling file (default `#fileID`), recorded for tracing.
+  ///   - line: The calling line (default `#line`), recorded for tracing.
   public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
     _ second: Source,
     resultSelector: @escaping (Element, Source.Element) throws -> ResultType,
