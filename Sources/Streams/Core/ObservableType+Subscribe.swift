@@ -14,6 +14,14 @@ extension ObservableType {
   /// Once the subscription ends, by disposal or by a terminal event, the closures are released:
   /// the returned disposable does not keep them (or what they capture) alive, as in RxSwift.
   ///
+  /// Closures written in actor-isolated code (a `@MainActor` view controller, an actor's
+  /// method) are isolated to that actor in Swift 6, and Streams checks that it calls them there: a
+  /// sequence that delivers on another thread stops the program with a message naming this call,
+  /// where it would otherwise be a data race. Deliver on the actor first (`observe(on:
+  /// MainScheduler.instance)`, a ``Driver``, `bind(to:)` a state cell), or pass `isolation: nil`
+  /// when the closures touch nothing isolated to it. Subscriptions made in nonisolated code are not
+  /// checked and cost nothing more.
+  ///
   /// - Returns: A disposable that ends the subscription.
   @inlinable
   public func subscribe(
@@ -67,6 +75,9 @@ extension ObservableType {
   ///
   /// Once `object` is gone the closures are no longer called. Once the subscription ends the
   /// closures are released.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   @inlinable
   public func subscribe<Object: AnyObject>(
     with object: Object,
@@ -110,6 +121,9 @@ extension ObservableType {
   /// ```
   ///
   /// Once the subscription ends, by disposal or by a terminal event, `on` is released.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   @inlinable
   public func subscribe(
     _ on: @escaping (Event<Element>) -> Void, isolation: (any Actor)? = #isolation,
@@ -195,6 +209,9 @@ extension ObservableType {
   /// Once `object` is gone `onNext` is no longer called. Completion ends the binding; an error
   /// stops the program with a message naming the misuse and the binding's call site (RxSwift
   /// stops debug builds only). Once the subscription ends `onNext` is released.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   @inlinable
   public func bind<Object: AnyObject>(
     with object: Object, onNext: @escaping (Object, Element) -> Void,
@@ -217,6 +234,9 @@ extension ObservableType {
   ///
   /// An error stops the program with a message naming the misuse, as RxSwift's `bind` does in
   /// debug builds.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   @inlinable
   public func bind(
     onNext: @escaping (Element) -> Void, isolation: (any Actor)? = #isolation,

@@ -86,6 +86,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   ///
   /// `observer` runs at most once.
   ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+  ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
     _ observer: @escaping (CompletableEvent) -> Void, isolation: (any Actor)? = #isolation,
@@ -111,6 +114,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   ///
   /// A failure with no `onError` goes to ``Hooks/defaultErrorHandler``. `onDisposed` runs once,
   /// after `onCompleted`/`onError` or when the subscription is disposed first.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
@@ -144,6 +150,9 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   /// ```
   ///
   /// Once `object` is gone the closures are no longer called.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func subscribe<Object: AnyObject>(
     with object: Object,
     onCompleted: ((Object) -> Void)? = nil,

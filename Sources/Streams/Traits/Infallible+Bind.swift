@@ -59,6 +59,9 @@ extension InfallibleType {
   ///
   /// Once `object` is gone `onNext` is no longer called; once the subscription ends it is
   /// released.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func bind<Object: AnyObject>(
     with object: Object, onNext: @escaping (Object, Element) -> Void,
     isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
@@ -72,6 +75,9 @@ extension InfallibleType {
   /// _ = Infallible.of(1, 2).bind(onNext: { print($0) })
   /// // Prints "1", "2"
   /// ```
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func bind(
     onNext: @escaping (Element) -> Void, isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line

@@ -89,6 +89,9 @@ extension InfallibleType {
   ///
   /// After completion or disposal no closure but `onDisposed` runs, and it runs once.
   ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+  ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
     onNext: ((Element) -> Void)? = nil,
@@ -109,6 +112,9 @@ extension InfallibleType {
   /// ```
   ///
   /// Once `object` is gone the closures are no longer called.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func subscribe<Object: AnyObject>(
     with object: Object,
     onNext: ((Object, Element) -> Void)? = nil,
@@ -142,6 +148,9 @@ extension InfallibleType {
   /// _ = Infallible.just(1).subscribe { event in print(event) }
   /// // Prints "next(1)", "completed"
   /// ```
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func subscribe(
     _ on: @escaping (Event<Element>) -> Void, isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line

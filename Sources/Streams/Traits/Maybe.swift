@@ -91,6 +91,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   ///
   /// `observer` runs at most once.
   ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+  ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
     _ observer: @escaping (MaybeEvent<Element>) -> Void, isolation: (any Actor)? = #isolation,
@@ -124,6 +127,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// Exactly one of `onSuccess`, `onError`, `onCompleted` runs (a failure with no `onError` goes
   /// to ``Hooks/defaultErrorHandler``); `onDisposed` runs once, after it or when the subscription
   /// is disposed first.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
@@ -160,6 +166,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// ```
   ///
   /// Once `object` is gone the closures are no longer called.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func subscribe<Object: AnyObject>(
     with object: Object,
     onSuccess: ((Object, Element) -> Void)? = nil,

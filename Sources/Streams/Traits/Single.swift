@@ -75,6 +75,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// through `retry(when:)` with a trigger that completes) is reported as
   /// `.failure(RxError.noElements)`, where RxSwift stops a debug build.
   ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+  ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
     _ observer: @escaping (SingleEvent<Element>) -> Void, isolation: (any Actor)? = #isolation,
@@ -109,6 +112,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// A failure with no `onFailure` goes to ``Hooks/defaultErrorHandler``. `onDisposed` runs once:
   /// after `onSuccess` or `onFailure`, or when the subscription is disposed first.
   ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
+  ///
   /// - Returns: A disposable that ends the subscription.
   public func subscribe(
     onSuccess: ((Element) -> Void)? = nil,
@@ -134,7 +140,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     return Disposables.create(subscription, disposed)
   }
 
-  /// RxSwift 5's spelling of ``subscribe(onSuccess:onFailure:onDisposed:)``.
+  /// RxSwift 5's spelling of ``subscribe(onSuccess:onFailure:onDisposed:isolation:file:line:)``.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
   public func subscribe(
     onSuccess: ((Element) -> Void)? = nil,
@@ -155,6 +164,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// ```
   ///
   /// Once `object` is gone the closures are no longer called.
+  ///
+  /// Closures written in actor-isolated code are checked to run on that actor, as with
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``.
   public func subscribe<Object: AnyObject>(
     with object: Object,
     onSuccess: ((Object, Element) -> Void)? = nil,

@@ -103,10 +103,13 @@ struct AsyncSequenceObservableTests {
     }
     let onMain = BridgeBox<[Bool]>([])
     let done = BridgeBox(false)
-    _ = stream.asObservable().subscribe { event in
-      onMain.update { $0.append(BridgeMainQueue.isCurrent) }
-      if event.isStopEvent { done.update { $0 = true } }
-    }
+    // Received off the main actor on purpose: `isolation: nil` opts out of the check that a
+    // closure written on the main actor is called there (it touches only locked boxes).
+    _ = stream.asObservable().subscribe(
+      { event in
+        onMain.update { $0.append(BridgeMainQueue.isCurrent) }
+        if event.isStopEvent { done.update { $0 = true } }
+      }, isolation: nil)
     await bridgeWait { done.value }
     #expect(onMain.value == [false, false])
   }
