@@ -5,6 +5,11 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <pthread.h>
+#else
+#include <sys/syscall.h>
+#endif
 
 intptr_t streams_tracing_installed = 0;
 
@@ -37,4 +42,12 @@ int streams_trace_watch_signal(int signal, int fd) {
   action.sa_flags = SA_RESTART;
   sigaction(signal, &action, 0);
   return previous;
+}
+
+bool streams_is_main_thread(void) {
+#if defined(__APPLE__)
+  return pthread_main_np() != 0;
+#else
+  return syscall(SYS_gettid) == getpid();
+#endif
 }

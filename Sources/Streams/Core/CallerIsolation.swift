@@ -1,4 +1,5 @@
 import Dispatch
+import StreamsShims
 
 /// The isolation of the code that subscribed closures, checked each time Streams calls them.
 ///
@@ -67,13 +68,16 @@ struct CallerIsolation: Sendable {
   func check() {
     guard let actor else { return }
     if actor === MainActor.shared {
-      // The main queue, not the main thread: under `swift test` on Linux the main actor runs on
-      // the main queue away from the main thread.
-      if MainQueueCheck.isMain { return }
+      // The main queue or the main thread, as Swift's own check counts them: under `swift test`
+      // on Linux the main actor runs on the main queue away from the main thread, and on the main
+      // thread inside another queue's `sync` the main queue is not current.
+      if MainQueueCheck.isMain || streams_is_main_thread() { return }
       preconditionFailure(message(actorName: "the main actor"), file: file, line: line)
     }
+    // Another actor: the runtime checks it and reports a failure in its own words ("Incorrect
+    // actor executor assumption"). It has no such check before these OS versions, where only the
+    // main actor is checked.
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-      // The runtime reports a failure in its own words ("Incorrect actor executor assumption").
       actor.preconditionIsolated(message(actorName: "\(type(of: actor))"), file: file, line: line)
     }
   }

@@ -126,6 +126,11 @@ static inline __attribute__((always_inline)) void streams_trace_thread_state_set
 // free to take locks and write a dump.
 int streams_trace_watch_signal(int signal, int fd);
 
+// Whether the calling thread is the process's main thread (on Linux, the thread whose id is the
+// process id). The main actor's check counts the main thread as the main actor even where the
+// main queue is not current (inside another queue's `sync`).
+bool streams_is_main_thread(void);
+
 #pragma clang assume_nonnull end
 
 #endif
