@@ -171,8 +171,13 @@ final class WeakOwner: @unchecked Sendable {
 /// is provisional until its own subscription has subscribed its upstreams, and is then either
 /// kept as the canonical node of its shape or merged into the one already there (its edges,
 /// counters and live subscriptions move there). The map from a merged id to its canonical node
-/// grows by one entry per merged node (one per subscription of a rebuilt pipeline, not per event);
-/// live records and the delivery ring refer to those ids, so it is never trimmed.
+/// gains one entry per merged node (one per subscription of a rebuilt pipeline, not per event), so
+/// a merge trims it now and then (``trimAliases()``): it keeps the ids that live records, the
+/// delivery ring, provisional nodes and nodes' upstreams name, and every id merged since the
+/// previous trim (ids still on a thread's stack, in a queue or in scheduled work). A merged node's values object leaves the map
+/// of values at once: the records that report into it hold it, and it forwards to its canonical
+/// node's. Memory is then bounded by the nodes, the edges, the live subscriptions and the rings,
+/// however many pipelines a long-running app rebuilds.
 ///
 /// What happens per event does not come here one by one: subscriptions count their own events
 /// (``SubscriptionRecord``), and sends, timeline deliveries and values wait in each thread's
@@ -197,6 +202,14 @@ struct RecorderState {
   var values: [UInt64: NodeValues] = [:]
   /// Observable id → canonical node id.
   var aliases: [UInt64: UInt64] = [:]
+  /// The number of aliases at which the next merge drains the queues and trims: twice as many as
+  /// the last trim kept, and at least ``aliasTrimThreshold``.
+  var aliasTrimLevel = Self.aliasTrimThreshold
+  /// The values objects of the aliases the last trim forgot: queued events still refer to them
+  /// (unretained) until every queue has been drained once more, so the next trim releases them.
+  var retiredValues: [NodeValues] = []
+  /// The ids merged since the last trim, which it keeps.
+  var youngAliases: Set<UInt64> = []
   /// Structure → canonical node id.
   var canonical: [NodeShape: UInt64] = [:]
   /// Nodes whose upstreams are not all known yet.
@@ -305,6 +318,8 @@ struct RecorderState {
       terminalOwners[new] = owner
     }
     aliases[old] = new
+    youngAliases.insert(old)
+    if aliases.count >= aliasTrimLevel { drain() }
   }
 
   /// Adds `edge`'s counters to the edge at `key`.
@@ -416,6 +431,52 @@ struct RecorderState {
     nodes[canonicalID(terminal)]?.owner = name
   }
 
+  /// The smallest number of aliases worth a trim.
+  static let aliasTrimThreshold = 4096
+
+  /// Forgets the aliases nothing names any more, once there are ``aliasTrimLevel`` of them (so
+  /// trimming costs O(1) amortized per merge). Called at the end of ``drain()``, with every queue
+  /// drained. It keeps the ids of live records (node and subscriber), of the ring's deliveries, of
+  /// provisional nodes, of every node's upstreams, the keys of the terminals' live subscriptions,
+  /// and every alias added since the previous trim, which may still be on a thread's stack, in a
+  /// thread's queue or in work a scheduler has not run yet. A forgotten id's values object is
+  /// released by the next trim: a thread delivering to a subscription that ended meanwhile may
+  /// still queue an event that points at it, and the next drain takes that event in first. An id
+  /// named after its alias is gone reads as itself (an edge to an id with no node), which needs
+  /// an id merged two trims ago and still held outside a live subscription.
+  mutating func trimAliases() {
+    guard aliases.count >= aliasTrimLevel else { return }
+    var named = Set<UInt64>()
+    for record in records.values {
+      named.insert(record.node)
+      named.insert(record.subscriber)
+    }
+    for entry in ring {
+      named.insert(entry.from)
+      named.insert(entry.to)
+    }
+    named.formUnion(provisional)
+    for node in nodes.values {
+      named.formUnion(node.upstreams)
+      named.formUnion(node.controlUpstreams)
+    }
+    named.formUnion(madeByTerminal.keys)
+    var kept: [UInt64: UInt64] = [:]
+    var retired: [NodeValues] = []
+    for (old, new) in aliases {
+      if youngAliases.contains(old) || named.contains(old) {
+        kept[old] = new
+      } else if let forgotten = values.removeValue(forKey: old) {
+        retired.append(forgotten)
+      }
+    }
+    aliases = kept
+    aliasTrimLevel = Swift.max(Self.aliasTrimThreshold, 2 * kept.count)
+    youngAliases = []
+    // Releasing them here runs no user code: a values object holds ``TraceValue``s.
+    retiredValues = retired
+  }
+
   /// Takes in what the threads queued since the last drain.
   mutating func drain() {
     var index = 0
@@ -430,6 +491,7 @@ struct RecorderState {
         index += 1
       }
     }
+    trimAliases()
   }
 
   /// Takes in one queued event and its value (moved out of the queue here).
