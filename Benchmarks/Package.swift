@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   swift package --package-path Benchmarks benchmark             # every workload, one run
 //   swift run --package-path Benchmarks -c release malloc-check   # CI: mallocs per event
+//   Benchmarks/count-instructions.sh                              # instructions per operation
 //
 // Streams is used from other modules (StreamsWorkloads, Throughput), as an app would use it, so
 // the numbers include whatever cross-module specialization does or does not happen.
@@ -34,12 +35,19 @@ let package = Package(
         .product(name: "StreamsState", package: streamsPackage),
         .product(name: "StreamsTrace", package: streamsPackage),
       ]),
+    // The OpenCombine side of the workloads OpenCombine has operators for.
+    .target(
+      name: "OpenCombineWorkloads",
+      dependencies: [
+        "StreamsWorkloads",
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ]),
     .executableTarget(
       name: "Throughput",
       dependencies: [
         "StreamsWorkloads",
+        "OpenCombineWorkloads",
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "OpenCombine", package: "OpenCombine"),
       ],
       path: "Benchmarks/Throughput",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -51,6 +59,12 @@ let package = Package(
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ],
       path: "Sources/MallocCheck"
+    ),
+    // `run-workload NAME COUNT [side]`: one workload without the harness, for profilers.
+    .executableTarget(
+      name: "run-workload",
+      dependencies: ["StreamsWorkloads", "OpenCombineWorkloads"],
+      path: "Sources/RunWorkload"
     ),
   ],
   swiftLanguageModes: [.v6]

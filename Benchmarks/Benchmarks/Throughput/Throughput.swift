@@ -1,4 +1,5 @@
 import Benchmark
+import OpenCombineWorkloads
 import StreamsWorkloads
 
 /// One iteration runs 1000 operations of a workload: every number the tables show (time, mallocs)
@@ -16,18 +17,6 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 2000
   )
 
-  let openCombine: [String: @Sendable () -> OpenCombineWorkload] = [
-    "subject-map-filter": OpenCombineVariants.subjectMapFilter,
-    "subscribe-dispose": OpenCombineVariants.subscribeDispose,
-    "chain3-subscribe-dispose": OpenCombineVariants.chain3SubscribeDispose,
-    "fanout-1000": OpenCombineVariants.fanout1000,
-    "flatMap-just": OpenCombineVariants.flatMapJust,
-    "flatMapLatest-just": OpenCombineVariants.flatMapLatestJust,
-    "range-map-filter-reduce": OpenCombineVariants.rangeMapFilterReduce,
-    "scan-distinct": OpenCombineVariants.scanDistinct,
-    "behaviorRelay-10subs": OpenCombineVariants.behaviorRelay10,
-  ]
-
   for entry in Workloads.all {
     Benchmark("\(entry.name)/Streams") { benchmark in
       let workload = entry.streams()
@@ -37,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
       benchmark.stopMeasurement()
       blackHole(workload.finish())
     }
-    if let make = openCombine[entry.name] {
+    if let make = OpenCombineVariants.all[entry.name] {
       Benchmark("\(entry.name)/OpenCombine") { benchmark in
         let workload = make()
         benchmark.startMeasurement()

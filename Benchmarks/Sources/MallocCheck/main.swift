@@ -41,24 +41,6 @@ func interposerCounts() -> Bool {
   return MallocInterposerSwift.getStatistics().mallocCount > 0
 }
 
-// `malloc-check --run NAME COUNT [baseline]` only runs COUNT operations of one workload (its
-// Streams variant, or the plain-Swift baseline): a driver for profilers (`perf record -g`,
-// `valgrind --tool=callgrind`).
-let arguments = CommandLine.arguments
-if arguments.count >= 4, arguments[1] == "--run", let count = Int(arguments[3]) {
-  guard let entry = (Workloads.all + Workloads.traced).first(where: { $0.name == arguments[2] })
-  else {
-    print("malloc-check: no workload named \(arguments[2])")
-    exit(2)
-  }
-  let workload =
-    arguments.count > 4 && arguments[4] == "baseline" ? entry.baseline() : entry.streams()
-  workload.prepare(count)
-  workload.run(count)
-  print(workload.finish())
-  exit(0)
-}
-
 guard interposerCounts() else {
   print("malloc-check: the malloc interposer is not counting; cannot check")
   exit(2)

@@ -3,7 +3,20 @@ import StreamsWorkloads
 
 /// The OpenCombine side of the workloads OpenCombine has operators for, in the same shapes as
 /// `StreamsVariants`.
-enum OpenCombineVariants {
+public enum OpenCombineVariants {
+  /// Each workload OpenCombine has a counterpart for, by its name in `Workloads.all`.
+  public static let all: [String: @Sendable () -> OpenCombineWorkload] = [
+    "subject-map-filter": subjectMapFilter,
+    "subscribe-dispose": subscribeDispose,
+    "chain3-subscribe-dispose": chain3SubscribeDispose,
+    "fanout-1000": fanout1000,
+    "flatMap-just": flatMapJust,
+    "flatMapLatest-just": flatMapLatestJust,
+    "range-map-filter-reduce": rangeMapFilterReduce,
+    "scan-distinct": scanDistinct,
+    "behaviorRelay-10subs": behaviorRelay10,
+  ]
+
   static func subjectMapFilter() -> OpenCombineWorkload {
     let subject = PassthroughSubject<Int, Never>()
     let counter = Counter()
@@ -139,8 +152,9 @@ enum OpenCombineVariants {
 }
 
 /// An OpenCombine workload: what `Workload` is for Streams.
-final class OpenCombineWorkload {
-  let run: (Int) -> Void
+public final class OpenCombineWorkload {
+  /// Runs the given number of operations.
+  public let run: (Int) -> Void
   private let checksum: () -> Int
   private let cancellables: [AnyCancellable]
 
@@ -152,7 +166,7 @@ final class OpenCombineWorkload {
   }
 
   /// Cancels every subscription and returns the checksum.
-  func finish() -> Int {
+  public func finish() -> Int {
     for cancellable in cancellables { cancellable.cancel() }
     return checksum()
   }
