@@ -18,6 +18,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// Where the node's values go, when this subscription reports them (not for subjects, whose
   /// values are recorded where they are sent).
   let values: NodeValues?
+  /// `values`, for the delivering thread to use without reference counting (`values` holds it).
+  let valuesRef: Unmanaged<NodeValues>?
   /// `[events, first time, last time]`.
   private let counters: UnsafeMutablePointer<Int>
 
@@ -30,6 +32,7 @@ final class SubscriptionRecord: @unchecked Sendable {
     self.subscriber = subscriber
     self.kind = kind
     self.values = values
+    valuesRef = values.map { Unmanaged.passUnretained($0) }
     counters = .allocate(capacity: 3)
     counters.initialize(repeating: 0, count: 3)
   }
@@ -64,76 +67,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// (`share`) is remembered once.
   @inline(__always)
   var reportsValues: Bool {
-    guard let values else { return false }
-    return values.claim(by: id)
-  }
-}
-
-/// A node's recent values, kept as the elements themselves and described when the graph is read.
-///
-/// `@unchecked Sendable`: everything but `reporter` is guarded by the recorder's lock;
-/// `reporter` is an atomic word.
-final class NodeValues: @unchecked Sendable {
-  @exclusivity(unchecked) private var ring: [Payload] = []
-  @exclusivity(unchecked) private var head = 0
-  private let limit: Int
-  /// The node's values after it was merged into another node.
-  @exclusivity(unchecked) var forward: NodeValues?
-  private let reporter: UnsafeMutablePointer<Int>
-
-  init(limit: Int) {
-    self.limit = limit
-    reporter = .allocate(capacity: 1)
-    reporter.initialize(to: 0)
-  }
-
-  deinit {
-    reporter.deallocate()
-  }
-
-  /// Where values go now: this node's, or those of the node it was merged into.
-  var target: NodeValues {
-    var values = self
-    while let next = values.forward { values = next }
-    return values
-  }
-
-  /// Remembers `value`, dropping the oldest once the ring is full.
-  func remember(_ value: consuming Payload) {
-    guard limit > 0 else { return }
-    if ring.count < limit {
-      ring.append(value)
-      return
-    }
-    ring[head] = value
-    head = head + 1 == limit ? 0 : head + 1
-  }
-
-  /// The values, oldest first.
-  var ordered: [Payload] {
-    Array(ring[head...] + ring[..<head])
-  }
-
-  /// Empties the ring; returns what it held.
-  func removeAll() -> [Payload] {
-    defer {
-      ring = []
-      head = 0
-    }
-    return ordered
-  }
-
-  @inline(__always)
-  func claim(by subscription: UInt64) -> Bool {
-    let current = streams_atomic_load_relaxed(reporter)
-    if current == Int(truncatingIfNeeded: subscription) { return true }
-    return current == 0
-      && streams_atomic_compare_exchange(reporter, 0, Int(truncatingIfNeeded: subscription))
-  }
-
-  /// Lets another subscription claim the node once `subscription` has ended.
-  func release(by subscription: UInt64) {
-    _ = streams_atomic_compare_exchange(reporter, Int(truncatingIfNeeded: subscription), 0)
+    guard let valuesRef else { return false }
+    return valuesRef._withUnsafeGuaranteedRef { $0.claim(by: id) }
   }
 }
 
@@ -293,11 +228,8 @@ struct RecorderState {
     guard let merged = nodes.removeValue(forKey: old) else { return }
     nodes[new]?.subscriptionCount += merged.subscriptionCount
     nodes[new]?.eventCount += merged.eventCount
-    if let oldValues = values[old], let newValues = values[new]?.target, oldValues !== newValues {
-      for value in oldValues.removeAll() {
-        newValues.remember(value)
-      }
-      oldValues.forward = newValues
+    if let oldValues = values[old], let newValues = values[new]?.target {
+      oldValues.forward(to: newValues)
     }
     for key in edgesAt.removeValue(forKey: old) ?? [] {
       guard let edge = edges.removeValue(forKey: key) else { continue }
@@ -498,14 +430,22 @@ struct RecorderState {
   private mutating func apply(_ event: QueuedEvent, _ queued: UnsafeMutablePointer<Payload>?) {
     // An element is kept by its node, by the ring, or dropped; dropping one under the lock runs
     // no user code (a ``TraceValue`` holds plain bytes or a string).
-    let toRing = event.kind != .value && configuration.recentDeliveries > 0
+    if event.kind == .value {
+      // A string or a description for the node's values, with the stamp it was delivered with
+      // (a new one if the node was merged since).
+      guard let queued else { return }
+      let value = queued.move().value
+      guard let cell = event.cell else { return }
+      cell._withUnsafeGuaranteedRef { values in
+        let target = values.target
+        let stamp = target === values ? Int(truncatingIfNeeded: event.delivery) : target.nextStamp()
+        target.remember(text: value, stamp: stamp)
+      }
+      return
+    }
+    let toRing = configuration.recentDeliveries > 0
     if let queued {
-      // One copy when both the node and the ring keep it; otherwise moved where it goes.
-      if let cell = event.cell {
-        let kept = toRing ? queued.pointee : queued.move()
-        cell._withUnsafeGuaranteedRef { $0.target.remember(kept) }
-        if toRing { record(event, value: queued.move()) }
-      } else if toRing {
+      if toRing {
         record(event, value: queued.move())
       } else {
         queued.deinitialize(count: 1)
@@ -628,7 +568,7 @@ struct RecorderState {
   struct Snapshot {
     var graph: TraceGraph
     /// Each node's values, in the order of `graph.nodes`.
-    var nodeValues: [[Payload]]
+    var nodeValues: [[TraceValue]]
     /// Each delivery's element, in the order of `graph.deliveries`.
     var deliveryValues: [Payload?]
 
@@ -636,7 +576,7 @@ struct RecorderState {
     func described() -> TraceGraph {
       var graph = self.graph
       for index in graph.nodes.indices {
-        graph.nodes[index].recentValues = nodeValues[index].map { $0.value.description }
+        graph.nodes[index].recentValues = nodeValues[index].map(\.description)
       }
       for index in deliveryValues.indices {
         graph.deliveries[index].value = deliveryValues[index].map { $0.value.description }
