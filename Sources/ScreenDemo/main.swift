@@ -7,7 +7,8 @@
 // listens to it, analytics fed from three files, a promo banner with a cycle and a leak), and a
 // `TraceRecorder` records who emits to whom. At the end the demo prints the cross-file chain of
 // one tap and a summary, and writes the trace (dump, DOT, Mermaid, Perfetto) into a folder.
-// Run it with `swift run screen-demo [folder]` (default `trace-output`).
+// Run it with `swift run screen-demo [folder]` (default `trace-output`); `--soak <minutes>`
+// runs it again and again and samples memory (Soak.swift).
 
 import Dispatch
 import Streams
@@ -19,6 +20,18 @@ import StreamsTrace
 let recorder = TraceRecorder(configuration: TraceConfiguration(timeline: true))
 Tracing.install(recorder)
 let outputFolder = CommandLine.arguments.dropFirst().first ?? "trace-output"
+
+// `screen-demo --soak <minutes>`: the scenario again and again under this recorder, sampling
+// memory (Soak.swift); the default run below is unchanged.
+if CommandLine.arguments.dropFirst().first == "--soak" {
+  let argument = CommandLine.arguments.dropFirst(2).first ?? "10"
+  guard let minutes = Double(argument), minutes > 0 else {
+    print("usage: screen-demo --soak <minutes> (a positive number, got \"\(argument)\")")
+    exit(2)
+  }
+  runSoak(minutes: minutes, recorder: recorder)
+  dispatchMain()
+}
 
 #if canImport(Glibc)
   import Glibc

@@ -9,7 +9,8 @@ struct QueuedEvent {
     case send
     /// The node `from` delivered to `to` (timeline mode only).
     case delivery
-    /// The node of `cell` emitted the value queued with this event.
+    /// The node of `cell` emitted the string or description queued with this event (plain
+    /// values are written to the node's values by the delivering thread).
     case value
   }
 
@@ -17,14 +18,15 @@ struct QueuedEvent {
   var event: TraceGraph.EventKind
   var hop: TraceGraph.Hop
   var thread: UInt32
+  /// The send's or the delivery's id; a value's stamp among its node's (``NodeValues``).
   var delivery: UInt64
   var from: UInt64
   var to: UInt64
   /// 0 for none.
   var cause: UInt64
   var time: UInt64
-  /// Where the value goes: the emitting node's (or the subject's) values, which the recorder's
-  /// state holds for the recorder's lifetime.
+  /// Where a `.value` event's value goes: the emitting node's (or the subject's) values, which
+  /// the recorder's state holds until two trims after the node is merged and forgotten.
   var cell: Unmanaged<NodeValues>?
 }
 
@@ -34,10 +36,8 @@ struct QueuedEvent {
 struct Payload: Sendable {
   let value: TraceValue
 
-  /// The event's element or error; `nil` for a completion.
   @inline(__always)
-  init?(_ make: () -> TraceValue?) {
-    guard let value = make() else { return nil }
+  init(_ value: TraceValue) {
     self.value = value
   }
 }

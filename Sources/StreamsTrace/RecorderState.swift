@@ -18,6 +18,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// Where the node's values go, when this subscription reports them (not for subjects, whose
   /// values are recorded where they are sent).
   let values: NodeValues?
+  /// `values`, for the delivering thread to use without reference counting (`values` holds it).
+  let valuesRef: Unmanaged<NodeValues>?
   /// `[events, first time, last time]`.
   private let counters: UnsafeMutablePointer<Int>
 
@@ -30,6 +32,7 @@ final class SubscriptionRecord: @unchecked Sendable {
     self.subscriber = subscriber
     self.kind = kind
     self.values = values
+    valuesRef = values.map { Unmanaged.passUnretained($0) }
     counters = .allocate(capacity: 3)
     counters.initialize(repeating: 0, count: 3)
   }
@@ -64,76 +67,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// (`share`) is remembered once.
   @inline(__always)
   var reportsValues: Bool {
-    guard let values else { return false }
-    return values.claim(by: id)
-  }
-}
-
-/// A node's recent values, kept as the elements themselves and described when the graph is read.
-///
-/// `@unchecked Sendable`: everything but `reporter` is guarded by the recorder's lock;
-/// `reporter` is an atomic word.
-final class NodeValues: @unchecked Sendable {
-  @exclusivity(unchecked) private var ring: [Payload] = []
-  @exclusivity(unchecked) private var head = 0
-  private let limit: Int
-  /// The node's values after it was merged into another node.
-  @exclusivity(unchecked) var forward: NodeValues?
-  private let reporter: UnsafeMutablePointer<Int>
-
-  init(limit: Int) {
-    self.limit = limit
-    reporter = .allocate(capacity: 1)
-    reporter.initialize(to: 0)
-  }
-
-  deinit {
-    reporter.deallocate()
-  }
-
-  /// Where values go now: this node's, or those of the node it was merged into.
-  var target: NodeValues {
-    var values = self
-    while let next = values.forward { values = next }
-    return values
-  }
-
-  /// Remembers `value`, dropping the oldest once the ring is full.
-  func remember(_ value: consuming Payload) {
-    guard limit > 0 else { return }
-    if ring.count < limit {
-      ring.append(value)
-      return
-    }
-    ring[head] = value
-    head = head + 1 == limit ? 0 : head + 1
-  }
-
-  /// The values, oldest first.
-  var ordered: [Payload] {
-    Array(ring[head...] + ring[..<head])
-  }
-
-  /// Empties the ring; returns what it held.
-  func removeAll() -> [Payload] {
-    defer {
-      ring = []
-      head = 0
-    }
-    return ordered
-  }
-
-  @inline(__always)
-  func claim(by subscription: UInt64) -> Bool {
-    let current = streams_atomic_load_relaxed(reporter)
-    if current == Int(truncatingIfNeeded: subscription) { return true }
-    return current == 0
-      && streams_atomic_compare_exchange(reporter, 0, Int(truncatingIfNeeded: subscription))
-  }
-
-  /// Lets another subscription claim the node once `subscription` has ended.
-  func release(by subscription: UInt64) {
-    _ = streams_atomic_compare_exchange(reporter, Int(truncatingIfNeeded: subscription), 0)
+    guard let valuesRef else { return false }
+    return valuesRef._withUnsafeGuaranteedRef { $0.claim(by: id) }
   }
 }
 
@@ -171,8 +106,13 @@ final class WeakOwner: @unchecked Sendable {
 /// is provisional until its own subscription has subscribed its upstreams, and is then either
 /// kept as the canonical node of its shape or merged into the one already there (its edges,
 /// counters and live subscriptions move there). The map from a merged id to its canonical node
-/// grows by one entry per merged node (one per subscription of a rebuilt pipeline, not per event);
-/// live records and the delivery ring refer to those ids, so it is never trimmed.
+/// gains one entry per merged node (one per subscription of a rebuilt pipeline, not per event), so
+/// a merge trims it now and then (``trimAliases()``): it keeps the ids that live records, the
+/// delivery ring, provisional nodes and nodes' upstreams name, and every id merged since the
+/// previous trim (ids still on a thread's stack, in a queue or in scheduled work). A merged node's values object leaves the map
+/// of values at once: the records that report into it hold it, and it forwards to its canonical
+/// node's. Memory is then bounded by the nodes, the edges, the live subscriptions and the rings,
+/// however many pipelines a long-running app rebuilds.
 ///
 /// What happens per event does not come here one by one: subscriptions count their own events
 /// (``SubscriptionRecord``), and sends, timeline deliveries and values wait in each thread's
@@ -197,6 +137,14 @@ struct RecorderState {
   var values: [UInt64: NodeValues] = [:]
   /// Observable id → canonical node id.
   var aliases: [UInt64: UInt64] = [:]
+  /// The number of aliases at which the next merge drains the queues and trims: twice as many as
+  /// the last trim kept, and at least ``aliasTrimThreshold``.
+  var aliasTrimLevel = Self.aliasTrimThreshold
+  /// The values objects of the aliases the last trim forgot: queued events still refer to them
+  /// (unretained) until every queue has been drained once more, so the next trim releases them.
+  var retiredValues: [NodeValues] = []
+  /// The ids merged since the last trim, which it keeps.
+  var youngAliases: Set<UInt64> = []
   /// Structure → canonical node id.
   var canonical: [NodeShape: UInt64] = [:]
   /// Nodes whose upstreams are not all known yet.
@@ -280,11 +228,8 @@ struct RecorderState {
     guard let merged = nodes.removeValue(forKey: old) else { return }
     nodes[new]?.subscriptionCount += merged.subscriptionCount
     nodes[new]?.eventCount += merged.eventCount
-    if let oldValues = values[old], let newValues = values[new]?.target, oldValues !== newValues {
-      for value in oldValues.removeAll() {
-        newValues.remember(value)
-      }
-      oldValues.forward = newValues
+    if let oldValues = values[old], let newValues = values[new]?.target {
+      oldValues.forward(to: newValues)
     }
     for key in edgesAt.removeValue(forKey: old) ?? [] {
       guard let edge = edges.removeValue(forKey: key) else { continue }
@@ -305,6 +250,8 @@ struct RecorderState {
       terminalOwners[new] = owner
     }
     aliases[old] = new
+    youngAliases.insert(old)
+    if aliases.count >= aliasTrimLevel { drain() }
   }
 
   /// Adds `edge`'s counters to the edge at `key`.
@@ -416,6 +363,52 @@ struct RecorderState {
     nodes[canonicalID(terminal)]?.owner = name
   }
 
+  /// The smallest number of aliases worth a trim.
+  static let aliasTrimThreshold = 4096
+
+  /// Forgets the aliases nothing names any more, once there are ``aliasTrimLevel`` of them (so
+  /// trimming costs O(1) amortized per merge). Called at the end of ``drain()``, with every queue
+  /// drained. It keeps the ids of live records (node and subscriber), of the ring's deliveries, of
+  /// provisional nodes, of every node's upstreams, the keys of the terminals' live subscriptions,
+  /// and every alias added since the previous trim, which may still be on a thread's stack, in a
+  /// thread's queue or in work a scheduler has not run yet. A forgotten id's values object is
+  /// released by the next trim: a thread delivering to a subscription that ended meanwhile may
+  /// still queue an event that points at it, and the next drain takes that event in first. An id
+  /// named after its alias is gone reads as itself (an edge to an id with no node), which needs
+  /// an id merged two trims ago and still held outside a live subscription.
+  mutating func trimAliases() {
+    guard aliases.count >= aliasTrimLevel else { return }
+    var named = Set<UInt64>()
+    for record in records.values {
+      named.insert(record.node)
+      named.insert(record.subscriber)
+    }
+    for entry in ring {
+      named.insert(entry.from)
+      named.insert(entry.to)
+    }
+    named.formUnion(provisional)
+    for node in nodes.values {
+      named.formUnion(node.upstreams)
+      named.formUnion(node.controlUpstreams)
+    }
+    named.formUnion(madeByTerminal.keys)
+    var kept: [UInt64: UInt64] = [:]
+    var retired: [NodeValues] = []
+    for (old, new) in aliases {
+      if youngAliases.contains(old) || named.contains(old) {
+        kept[old] = new
+      } else if let forgotten = values.removeValue(forKey: old) {
+        retired.append(forgotten)
+      }
+    }
+    aliases = kept
+    aliasTrimLevel = Swift.max(Self.aliasTrimThreshold, 2 * kept.count)
+    youngAliases = []
+    // Releasing them here runs no user code: a values object holds ``TraceValue``s.
+    retiredValues = retired
+  }
+
   /// Takes in what the threads queued since the last drain.
   mutating func drain() {
     var index = 0
@@ -430,20 +423,29 @@ struct RecorderState {
         index += 1
       }
     }
+    trimAliases()
   }
 
   /// Takes in one queued event and its value (moved out of the queue here).
   private mutating func apply(_ event: QueuedEvent, _ queued: UnsafeMutablePointer<Payload>?) {
     // An element is kept by its node, by the ring, or dropped; dropping one under the lock runs
     // no user code (a ``TraceValue`` holds plain bytes or a string).
-    let toRing = event.kind != .value && configuration.recentDeliveries > 0
+    if event.kind == .value {
+      // A string or a description for the node's values, with the stamp it was delivered with
+      // (a new one if the node was merged since).
+      guard let queued else { return }
+      let value = queued.move().value
+      guard let cell = event.cell else { return }
+      cell._withUnsafeGuaranteedRef { values in
+        let target = values.target
+        let stamp = target === values ? Int(truncatingIfNeeded: event.delivery) : target.nextStamp()
+        target.remember(text: value, stamp: stamp)
+      }
+      return
+    }
+    let toRing = configuration.recentDeliveries > 0
     if let queued {
-      // One copy when both the node and the ring keep it; otherwise moved where it goes.
-      if let cell = event.cell {
-        let kept = toRing ? queued.pointee : queued.move()
-        cell._withUnsafeGuaranteedRef { $0.target.remember(kept) }
-        if toRing { record(event, value: queued.move()) }
-      } else if toRing {
+      if toRing {
         record(event, value: queued.move())
       } else {
         queued.deinitialize(count: 1)
@@ -566,7 +568,7 @@ struct RecorderState {
   struct Snapshot {
     var graph: TraceGraph
     /// Each node's values, in the order of `graph.nodes`.
-    var nodeValues: [[Payload]]
+    var nodeValues: [[TraceValue]]
     /// Each delivery's element, in the order of `graph.deliveries`.
     var deliveryValues: [Payload?]
 
@@ -574,7 +576,7 @@ struct RecorderState {
     func described() -> TraceGraph {
       var graph = self.graph
       for index in graph.nodes.indices {
-        graph.nodes[index].recentValues = nodeValues[index].map { $0.value.description }
+        graph.nodes[index].recentValues = nodeValues[index].map(\.description)
       }
       for index in deliveryValues.indices {
         graph.deliveries[index].value = deliveryValues[index].map { $0.value.description }

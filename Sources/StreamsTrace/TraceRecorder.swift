@@ -63,6 +63,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// Hands out delivery ids, process-wide: a cause recorded under one recorder never names
   /// another recorder's delivery.
   let recordsValues: Bool
+  /// Whether the ring of deliveries keeps their values (values are recorded and the ring keeps
+  /// deliveries).
+  let ringKeepsValues: Bool
   private let timeline: Bool
 
   /// A recorder keeping what `configuration` says.
@@ -71,6 +74,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     self.state = Protected(RecorderState(configuration: configuration))
     self.serial = UInt64(Self.serials.increment())
     self.recordsValues = configuration.recentValues > 0
+    self.ringKeepsValues = recordsValues && configuration.recentDeliveries > 0
     self.timeline = configuration.timeline
   }
 
@@ -170,9 +174,16 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       hop: parent?.via ?? .direct, thread: context.number,
       delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
       cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
-      cell: known.values)
-    if recordsValues {
-      enqueue(event, value: value, in: context)
+      cell: nil)
+    if recordsValues, let made = value() {
+      if let values = known.values {
+        keep(made, in: values, from: event.from, to: event.to, cause: event.cause, in: context)
+      }
+      if ringKeepsValues {
+        enqueue(event, payload: Payload(made), in: context)
+      } else {
+        enqueue(event, in: context)
+      }
     } else {
       enqueue(event, in: context)
     }
@@ -262,14 +273,31 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event) }
   }
 
-  /// Queues `event` with the element `value` makes (see ``enqueue(_:in:)``); without one when
-  /// it makes none.
+  /// Queues `event` with `payload` (see ``enqueue(_:in:)``).
   @inline(__always)
-  func enqueue(_ event: QueuedEvent, value: () -> TraceValue?, in context: ThreadContext) {
-    guard let payload = Payload(value) else { return enqueue(event, in: context) }
+  func enqueue(_ event: QueuedEvent, payload: Payload, in context: ThreadContext) {
     if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event, value: payload) }) { return }
     withState { state in state.drain() }
     _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event, value: payload) }
+  }
+
+  /// Keeps `value` among the recent values of the node whose values are `values` (or of the
+  /// node it was merged into): a plain value is written there by this thread; a string or a
+  /// description is queued with its stamp, for the next drain.
+  @inline(__always)
+  func keep(
+    _ value: TraceValue, in values: Unmanaged<NodeValues>, from: UInt64, to: UInt64,
+    cause: UInt64, in context: ThreadContext
+  ) {
+    let target = values._withUnsafeGuaranteedRef { $0.current }
+    if target._withUnsafeGuaranteedRef({ $0.write(value) }) { return }
+    let stamp = target._withUnsafeGuaranteedRef { $0.nextStamp() }
+    enqueue(
+      QueuedEvent(
+        kind: .value, event: .next, hop: .direct, thread: context.number,
+        delivery: UInt64(truncatingIfNeeded: stamp), from: from, to: to, cause: cause,
+        time: context.time, cell: target),
+      payload: Payload(value), in: context)
   }
 
   /// The canonical id of `subject` and where its values go, from the thread's cache or, the first
@@ -355,13 +383,9 @@ final class NodeSubscription: TraceSubscription {
       context.push(
         .delivering, node: record.subscriber, delivery: cause, via: via, fineTime: false)
       record.count(at: context.time)
-      if let values = record.values, kind == .next, record.reportsValues {
-        recorder.enqueue(
-          QueuedEvent(
-            kind: .value, event: .next, hop: .direct, thread: context.number, delivery: 0,
-            from: record.node, to: record.subscriber, cause: cause, time: context.time,
-            cell: Unmanaged.passUnretained(values)),
-          value: value, in: context)
+      if kind == .next, let values = record.valuesRef, record.reportsValues, let made = value() {
+        recorder.keep(
+          made, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
       }
       return
     }
@@ -370,14 +394,17 @@ final class NodeSubscription: TraceSubscription {
     let now = Clock.now
     context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
     record.count(at: now)
-    let cell = recordsValues && kind == .next && record.reportsValues ? record.values : nil
     let event = QueuedEvent(
       kind: .delivery, event: TraceGraph.EventKind(kind),
       hop: via, thread: context.number, delivery: delivery,
-      from: record.node, to: record.subscriber, cause: cause, time: now,
-      cell: cell.map { Unmanaged.passUnretained($0) })
-    if recordsValues {
-      recorder.enqueue(event, value: value, in: context)
+      from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
+    guard recordsValues, let made = value() else { return recorder.enqueue(event, in: context) }
+    if kind == .next, let values = record.valuesRef, record.reportsValues {
+      recorder.keep(
+        made, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
+    }
+    if recorder.ringKeepsValues {
+      recorder.enqueue(event, payload: Payload(made), in: context)
     } else {
       recorder.enqueue(event, in: context)
     }

@@ -84,6 +84,45 @@ struct TraceRecorderQueueTests {
     watcher.dispose()
   }
 
+  @Test("a pipeline rebuilt per element keeps one node, whose values are the newest of all")
+  func rebuiltPipelineValues() throws {
+    let total = 5_000
+    let graph = TraceRecorder.record {
+      let subject = PublishSubject<Int>()
+      let subscription = subject.flatMap { Observable.just($0).map { $0 * 10 } }
+        .subscribe(onNext: { _ in })
+      for index in 0..<total { subject.onNext(index) }
+      subscription.dispose()
+    }
+    // The inner `map` of each element is merged into one canonical node: its values are there,
+    // in delivery order, and the graph does not grow with the elements.
+    let maps = graph.nodes.filter { $0.kind == "map" }
+    #expect(maps.count == 1)
+    let map = try #require(maps.first)
+    // Each inner `map` emits its element and completes.
+    #expect(map.eventCount == 2 * total)
+    #expect(map.recentValues == (total - 8..<total).map { "\($0 * 10)" })
+    #expect(graph.nodes.count < 10)
+  }
+
+  @Test("values sent on several threads are all counted, and the node keeps 8 of them")
+  func valuesFromSeveralThreads() throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subject = PublishSubject<Int>()
+    let subscription = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for index in 0..<1_000 { subject.onNext(thread * 10_000 + index) }
+    }
+    let graph = recorder.graph
+    subscription.dispose()
+    let map = try #require(graph.nodes.first { $0.kind == "map" })
+    #expect(map.recentValues.count == 8)
+    let sent = Set((0..<4).flatMap { thread in (0..<1_000).map { "\(thread * 10_000 + $0 + 1)" } })
+    #expect(map.recentValues.allSatisfy { sent.contains($0) })
+  }
+
   @Test("what a thread recorded before it exited is in the graph")
   func exitedThread() throws {
     let recorder = TraceRecorder()

@@ -194,6 +194,20 @@ public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
     self.init(type: nil, words: (0, 0), text: description)
   }
 
+  /// A plain value of `type` whose bytes are `words` (see ``plain``).
+  @_spi(StreamsInternal) @inlinable
+  public init(plainType type: any Any.Type, words: (UInt64, UInt64)) {
+    self.init(type: type, words: words, text: nil)
+  }
+
+  /// A plain value's type and bytes, for a tracer that stores them in memory of its own; `nil`
+  /// for a string or a description.
+  @_spi(StreamsInternal) @inlinable
+  public var plain: (type: any Any.Type, words: (UInt64, UInt64))? {
+    guard let type else { return nil }
+    return (type, words)
+  }
+
   @inlinable
   init(type: (any Any.Type)?, words: (UInt64, UInt64), text: String?) {
     self.type = type

@@ -70,6 +70,12 @@ static inline __attribute__((always_inline)) void streams_atomic_store_release(i
   __atomic_store_n(address, value, __ATOMIC_RELEASE);
 }
 
+// An acquire fence: loads before it are ordered before loads and stores after it (the reader of a
+// sequence lock, between reading the guarded words and reading the sequence word again).
+static inline __attribute__((always_inline)) void streams_atomic_fence_acquire(void) {
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
 // The generation of the installed tracer (`Tracing.install`), 0 when none is. A C global rather
 // than a Swift static, so that the check every subscription makes is one load, with no
 // lazy-initialization call in front of it.

@@ -1,0 +1,23 @@
+// Fuzz target: the trace dump reader. The input, as UTF-8 (invalid sequences repaired), is read
+// as a dump: it must give a graph or a `TraceDumpError` whose offset, line and column lie inside
+// the text; none may trap. A graph that reads is written again and must read back the same.
+
+import StreamsTrace
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  let text = String(decoding: bytes, as: UTF8.self)
+  do throws(TraceDumpError) {
+    let graph = try TraceGraph(dump: text)
+    let again = try TraceGraph(dump: graph.dump())
+    precondition(again == graph, "a dump written from a read graph reads back differently")
+  } catch {
+    precondition(
+      error.offset >= 0 && error.offset <= text.utf8.count && error.line >= 1
+        && error.column >= 1,
+      "error position outside the text: \(error)")
+    _ = error.description
+  }
+  return 0
+}
