@@ -1,5 +1,5 @@
-// Stand-in for RxSwift's `Disposable`, `Disposables` and `DisposeBag`. RxSwift's current sources
-// declare `Disposable: Sendable`; so does the stand-in.
+// Stand-in for RxSwift's `Disposable`, `Cancelable`, `Disposables` and `DisposeBag`. RxSwift's
+// current sources declare `Disposable: Sendable`; so does the stand-in.
 
 import Foundation
 
@@ -7,6 +7,12 @@ import Foundation
 public protocol Disposable: Sendable {
   /// Releases the resource.
   func dispose()
+}
+
+/// A disposable that can say whether it was disposed.
+public protocol Cancelable: Disposable {
+  /// Whether `dispose()` was called.
+  var isDisposed: Bool { get }
 }
 
 /// Factories of disposables.
@@ -17,7 +23,7 @@ public struct Disposables {
   public static func create() -> Disposable { AnonymousDisposable(nil) }
 
   /// A disposable that runs `dispose` once, on the first `dispose()`.
-  public static func create(with dispose: @escaping () -> Void) -> Disposable {
+  public static func create(with dispose: @escaping () -> Void) -> Cancelable {
     AnonymousDisposable(dispose)
   }
 
@@ -31,18 +37,26 @@ public struct Disposables {
 }
 
 /// Runs its action once. `@unchecked Sendable`: the action is taken under `lock`.
-final class AnonymousDisposable: Disposable, @unchecked Sendable {
+final class AnonymousDisposable: Cancelable, @unchecked Sendable {
   private let lock = NSLock()
   private var action: (() -> Void)?
+  private var disposed = false
 
   init(_ action: (() -> Void)?) {
     self.action = action
+  }
+
+  var isDisposed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return disposed
   }
 
   func dispose() {
     lock.lock()
     let action = self.action
     self.action = nil
+    disposed = true
     lock.unlock()
     action?()
   }
