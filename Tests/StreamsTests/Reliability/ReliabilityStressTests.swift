@@ -127,7 +127,7 @@ private func orderCheck(senders: Int, perSender: Int, lossless: Bool)
 @Suite("Reliability Stress", .serialized)
 struct ReliabilityStressTests {
   static let threads = 8
-  static let perSender = 2000
+  static let perSender = 1500
 
   /// Runs `stressCase`: steady subscribers first, then the senders and the churning threads at
   /// once, then `finish`; checks every subscriber's grammar, serial delivery and per-sender order,
