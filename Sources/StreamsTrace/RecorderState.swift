@@ -432,7 +432,7 @@ struct RecorderState {
   }
 
   /// The smallest number of aliases worth a trim.
-  static let aliasTrimThreshold = 4096
+  static let aliasTrimThreshold = 1024
 
   /// Forgets the aliases nothing names any more, once there are ``aliasTrimLevel`` of them (so
   /// trimming costs O(1) amortized per merge). Called at the end of ``drain()``, with every queue

@@ -3,8 +3,8 @@ import Testing
 
 @testable import StreamsTrace
 
-@Suite("Recorder state", .serialized)
-struct RecorderStateTests {
+@Suite("Trace recorder: bounded memory", .serialized)
+struct TraceRecorderBoundedTests {
   @Test("a pipeline rebuilt for every element keeps the recorder's maps bounded (soak finding)")
   func rebuiltPipelinesStayBounded() throws {
     let recorder = TraceRecorder()
