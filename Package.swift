@@ -30,7 +30,10 @@ let package = Package(
     .executableTarget(
       name: "ScreenDemo",
       dependencies: ["Streams", "StreamsState", "StreamsTest", "StreamsTrace"]),
-    .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
+    // StreamsTrace: the stress suite runs each case with the recorder installed too.
+    .testTarget(
+      name: "StreamsTests",
+      dependencies: ["Streams", "StreamsTest", "StreamsState", "StreamsTrace"]),
     .testTarget(
       name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
     // Depends on StreamsState alone, which proves that the state module needs nothing else.

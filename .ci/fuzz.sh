@@ -21,9 +21,9 @@ fi
 
 echo "== build the fuzz targets (-sanitize=fuzzer,address)"
 swift build --package-path Tests/Fuzz -c release \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+  -Xswiftc -sanitize=fuzzer,address
 bin=$(swift build --package-path Tests/Fuzz -c release --show-bin-path \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+  -Xswiftc -sanitize=fuzzer,address)
 
 work=${STREAMS_FUZZ_WORK:-$(mktemp -d)}
 mkdir -p Tests/Fuzz/Crashes

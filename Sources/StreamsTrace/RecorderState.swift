@@ -109,9 +109,9 @@ final class WeakOwner: @unchecked Sendable {
 /// gains one entry per merged node (one per subscription of a rebuilt pipeline, not per event), so
 /// a merge trims it now and then (``trimAliases()``): it keeps the ids that live records, the
 /// delivery ring, provisional nodes and nodes' upstreams name, and every id merged since the
-/// previous trim (ids still on a thread's stack, in a queue or in scheduled work). A merged node's values object leaves the map
-/// of values at once: the records that report into it hold it, and it forwards to its canonical
-/// node's. Memory is then bounded by the nodes, the edges, the live subscriptions and the rings,
+/// previous trim (ids still on a thread's stack, in a queue or in scheduled work). A merged
+/// node's values object forwards to its canonical node's; the records that report into it hold it,
+/// and the map of values forgets it with its alias. Memory is then bounded by the nodes, the edges, the live subscriptions and the rings,
 /// however many pipelines a long-running app rebuilds.
 ///
 /// What happens per event does not come here one by one: subscriptions count their own events
@@ -364,7 +364,7 @@ struct RecorderState {
   }
 
   /// The smallest number of aliases worth a trim.
-  static let aliasTrimThreshold = 4096
+  static let aliasTrimThreshold = 1024
 
   /// Forgets the aliases nothing names any more, once there are ``aliasTrimLevel`` of them (so
   /// trimming costs O(1) amortized per merge). Called at the end of ``drain()``, with every queue

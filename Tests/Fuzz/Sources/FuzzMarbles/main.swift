@@ -3,6 +3,8 @@
 // expectation); the rest, as UTF-8 (invalid sequences repaired), is the diagram. Any diagram must
 // parse or throw a `MarbleError` whose index lies inside it; none may trap.
 
+import FuzzShims
+import Streams
 import StreamsTest
 
 private let values: [Character: Int] = [
@@ -31,6 +33,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     default:
       let scheduler = TestScheduler(initialClock: 0)
       let hot = try scheduler.createHotObservable(marbles: marbles, frameSize: frameSize)
+      // Runs the events: until then the scheduler's actions and the observable hold each other
+      // (as in RxTest), which LeakSanitizer would report.
+      scheduler.start()
       events = hot.recordedEvents.map { recorded in
         Recorded(time: recorded.time, value: recorded.value.map { $0.unicodeScalars.count })
       }
@@ -51,3 +56,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   }
   return 0
 }
+
+// SwiftPM makes this file's top-level code the program's `main`, so libFuzzer's own `main` is not
+// linked in: run its driver with the target above.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var arguments = CommandLine.argc
+var argumentValues: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&arguments, &argumentValues, fuzz))

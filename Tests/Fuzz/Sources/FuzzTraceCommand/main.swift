@@ -4,6 +4,7 @@
 // to read instead). Writes go nowhere. Any command line must end with a documented status and,
 // on a usage or input error, a message; none may trap.
 
+import FuzzShims
 import StreamsTrace
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -29,3 +30,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   }
   return 0
 }
+
+// SwiftPM makes this file's top-level code the program's `main`, so libFuzzer's own `main` is not
+// linked in: run its driver with the target above.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var arguments = CommandLine.argc
+var argumentValues: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&arguments, &argumentValues, fuzz))

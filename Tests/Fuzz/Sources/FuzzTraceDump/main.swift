@@ -2,6 +2,7 @@
 // as a dump: it must give a graph or a `TraceDumpError` whose offset, line and column lie inside
 // the text; none may trap. A graph that reads is written again and must read back the same.
 
+import FuzzShims
 import StreamsTrace
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,3 +22,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   }
   return 0
 }
+
+// SwiftPM makes this file's top-level code the program's `main`, so libFuzzer's own `main` is not
+// linked in: run its driver with the target above.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var arguments = CommandLine.argc
+var argumentValues: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&arguments, &argumentValues, fuzz))
