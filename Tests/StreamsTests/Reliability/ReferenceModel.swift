@@ -169,9 +169,15 @@ func drive<Op: TimedModelOperator>(_ op: inout Op, _ log: [LogItem]) throws -> [
       writer.pass(item)
     }
   }
-  while !writer.finished, !op.detached, op.due != nil { try op.fire(&writer) }
+  while !writer.finished, !op.detached, let due = op.due, due <= modelHorizon {
+    try op.fire(&writer)
+  }
   return writer.items
 }
+
+/// No timer of the model fires after this tick (a periodic timer would otherwise run forever;
+/// every consumer is disposed long before).
+let modelHorizon = 10_000
 
 /// Moves what a log records after its terminal event (subscriptions made and disposed in the same
 /// tick, see `startWith`) before it: the consumer reacts to the terminal event by subscribing to
@@ -205,7 +211,8 @@ func cut(_ log: [LogItem], at time: Int) throws -> [LogItem] {
 
 /// The result of running a pipeline in the model.
 struct ModelResult: Equatable {
-  var events: [Recorded<ModelEvent>]
+  /// Per consumer: what it recorded.
+  var events: [[Recorded<ModelEvent>]]
   /// Per source: its subscriptions, sorted.
   var subscriptions: [[Subscription]]
 }
@@ -213,33 +220,92 @@ struct ModelResult: Equatable {
 /// Interprets pipelines over test sources.
 final class ReferenceModel {
   let sources: [SourceSpec]
+  let shared: [SharedSpec]
+  /// Per shared sequence, the subscriptions its subscribers made in the previous round (see
+  /// `run`).
+  let knownSubscribers: [[Subscription]]
+  /// Per shared sequence, the upstream log of each connection by its start tick.
+  var connectionLogs: [[Int: [LogItem]]]
   private var nextID = 0
 
-  init(sources: [SourceSpec]) {
+  /// The ticks consumers subscribe at (scheduled independently of everything else).
+  let consumerStarts: Set<Int>
+
+  init(
+    sources: [SourceSpec], shared: [SharedSpec] = [], knownSubscribers: [[Subscription]] = [],
+    consumerStarts: Set<Int> = []
+  ) {
     self.sources = sources
+    self.consumerStarts = consumerStarts
+    self.shared = shared
+    self.knownSubscribers =
+      knownSubscribers.isEmpty ? shared.map { _ in [] } : knownSubscribers
+    connectionLogs = shared.map { _ in [:] }
   }
 
-  /// Subscribes `node` at `subscribed`, disposes at `disposed`, and returns what is recorded.
+  /// Subscribes every consumer at its time, disposes it at its time, and returns what is
+  /// recorded.
+  ///
+  /// Shared sequences are found by rounds: a subscriber's log depends on the connection it finds
+  /// when it subscribes, which depends on when the earlier subscribers left, which their
+  /// consumers decide. Each round computes every consumer with the subscriber lifetimes of the
+  /// round before, until they no longer change (each round settles at least the earliest
+  /// subscription still wrong, so this takes at most one round per subscription, plus one).
   static func run(_ pipeline: Pipeline) throws -> ModelResult {
-    let model = ReferenceModel(sources: pipeline.sources)
-    let log = try cut(model.log(pipeline.root, at: pipeline.subscribed), at: pipeline.disposed)
-    var events: [Recorded<ModelEvent>] = []
-    var starts: [Int: (source: Int, time: Int)] = [:]
-    var subscriptions = Array(repeating: [Subscription](), count: pipeline.sources.count)
-    for item in log {
-      switch item {
-      case .event(let time, let event): events.append(Recorded(time: time, value: event))
-      case .subscribe(let time, let source, let id, _): starts[id] = (source, time)
-      case .unsubscribe(let time, let id):
-        guard let start = starts.removeValue(forKey: id) else { continue }
-        subscriptions[start.source].append(Subscription(start.time, time))
+    var known: [[Subscription]] = pipeline.shared.map { _ in [] }
+    for _ in 0..<12 {
+      let model = ReferenceModel(
+        sources: pipeline.sources, shared: pipeline.shared, knownSubscribers: known,
+        consumerStarts: Set(pipeline.consumers.map(\.subscribed)))
+      var logs: [[LogItem]] = []
+      for consumer in pipeline.consumers {
+        logs.append(
+          try cut(model.log(consumer.root, at: consumer.subscribed), at: consumer.disposed))
       }
+      let (events, subscriptions) = model.record(logs)
+      let actual = (0..<pipeline.shared.count).map { subscriptions[-1 - $0] ?? [] }
+      guard actual == known else {
+        known = actual
+        continue
+      }
+      for starts in actual.map({ $0.map(\.subscribe) }) where Set(starts).count < starts.count {
+        throw ModelAmbiguity(description: "two subscribers of a shared sequence at one tick")
+      }
+      var all = subscriptions
+      for (source, list) in model.record(try model.connectionRecords()).1 {
+        all[source, default: []] += list
+      }
+      return ModelResult(
+        events: events,
+        subscriptions: (0..<pipeline.sources.count).map { sortedSubscriptions(all[$0] ?? []) })
     }
-    precondition(starts.isEmpty, "the model left subscriptions open: \(starts)")
-    return ModelResult(events: events, subscriptions: subscriptions.map(sortedSubscriptions))
+    throw ModelAmbiguity(description: "the shared sequences' subscribers do not settle")
   }
 
-  private func newID() -> Int {
+  /// The events of each log, and the subscriptions of every source (shared sequence `k` is
+  /// source `-1 - k`).
+  private func record(_ logs: [[LogItem]]) -> ([[Recorded<ModelEvent>]], [Int: [Subscription]]) {
+    var events: [[Recorded<ModelEvent>]] = []
+    var subscriptions: [Int: [Subscription]] = [:]
+    for log in logs {
+      var recorded: [Recorded<ModelEvent>] = []
+      var starts: [Int: (source: Int, time: Int)] = [:]
+      for item in log {
+        switch item {
+        case .event(let time, let event): recorded.append(Recorded(time: time, value: event))
+        case .subscribe(let time, let source, let id, _): starts[id] = (source, time)
+        case .unsubscribe(let time, let id):
+          guard let start = starts.removeValue(forKey: id) else { continue }
+          subscriptions[start.source, default: []].append(Subscription(start.time, time))
+        }
+      }
+      precondition(starts.isEmpty, "the model left subscriptions open: \(starts)")
+      events.append(recorded)
+    }
+    return (events, subscriptions.mapValues(sortedSubscriptions))
+  }
+
+  func newID() -> Int {
     nextID += 1
     return nextID
   }
@@ -248,10 +314,12 @@ final class ReferenceModel {
   func log(_ node: Node, at start: Int) throws -> [LogItem] {
     switch node {
     case .source(let index): return try sourceLog(index, at: start)
+    case .shared(let index): return try sharedLog(index, at: start)
     case .unary(let op, let upstream): return try unaryLog(op, upstream, at: start)
+    case .multi(let op, let children): return try multiLog(op, children, at: start)
+    case .higher(let op, let outer, let inners): return try higherLog(op, outer, inners, at: start)
     }
   }
-
   /// A hot source sends its events at their ticks; a cold one at `start` + their ticks. Neither
   /// disposes itself: whoever consumes it does (on a terminal event, at once).
   private func sourceLog(_ index: Int, at start: Int) throws -> [LogItem] {
