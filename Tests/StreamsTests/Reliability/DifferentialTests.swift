@@ -1,7 +1,7 @@
 // Differential fuzzing: random pipelines run on Streams (on a TestScheduler) and in the reference
 // model; every event, tick and source subscription must match.
 //
-//   swift test --filter DifferentialTests                     (a few thousand cases, new seed)
+//   swift test --filter DifferentialTests                     (10,000 cases, new seed)
 //   STREAMS_FUZZ_SEED=123 STREAMS_FUZZ_CASES=1000000 swift test --filter DifferentialTests
 
 import Foundation
@@ -265,7 +265,7 @@ struct DifferentialTests {
     let seed =
       environment["STREAMS_FUZZ_SEED"].flatMap { UInt64($0) }
       ?? UInt64(truncatingIfNeeded: Int64(Date().timeIntervalSince1970 * 1000))
-    let count = environment["STREAMS_FUZZ_CASES"].flatMap { Int($0) } ?? 3000
+    let count = environment["STREAMS_FUZZ_CASES"].flatMap { Int($0) } ?? 10_000
     let start = Date()
     let result = Differential.run(seed: seed, count: count)
     print(

@@ -31,17 +31,36 @@ final class Mux {
 
   func isSubscribed(_ key: Int) -> Bool { inputs[key] != nil }
 
+  /// How an operator that subscribes its inputs in one go treats one subscribed after the
+  /// result ended in the same tick.
+  enum Forced {
+    /// Not subscribed once anything ended the result.
+    case no
+    /// Subscribed regardless (RxSwift's sinks that subscribe all their sources in one go): its
+    /// subscriptions are made, and disposed at once.
+    case always
+    /// Subscribed when the consumer ended the result (its disposal waits until subscribing
+    /// returns), not when the operator itself sent a terminal event (Streams' `merge`).
+    case unlessEnded
+  }
+
   /// Subscribes an input at `time` and handles what it sends while being subscribed. Returns its
-  /// key. Once the operator has ended, the input is not subscribed, unless `forced` (the
-  /// operator subscribes it regardless, as RxSwift's sink does when it subscribes all its
-  /// sources in one go): then its subscriptions are made and disposed at once.
+  /// key.
   @discardableResult
-  func add(_ log: [LogItem], at time: Int, forced: Bool = false) throws -> Int {
+  func add(_ log: [LogItem], at time: Int, forced: Forced = .no) throws -> Int {
     let key = nextKey
     nextKey += 1
     guard !writer.finished else {
-      if forced { discard(log, at: time) }
+      if forced == .always { discard(log, at: time) }
       return key
+    }
+    var log = log
+    if forced != .no {
+      // Subscribed even if the consumer ended the result earlier in this tick.
+      for (index, item) in log.enumerated() where item.time == time {
+        guard case .subscribe(_, let source, let id, false) = item else { continue }
+        log[index] = .subscribe(time, source: source, id: id, forced: true)
+      }
     }
     inputs[key] = Input(items: epilogueFirst(log))
     try pump(key, through: time)
@@ -53,12 +72,8 @@ final class Mux {
   func discard(_ log: [LogItem], at time: Int) {
     for item in log where item.time == time {
       guard case .subscribe(_, let source, let id, _) = item else { continue }
-      if writer.finished {
-        writer.pass(.subscribe(time, source: source, id: id, forced: true))
-      } else {
-        writer.pass(item)
-        writer.pass(.unsubscribe(time, id: id))
-      }
+      writer.pass(.subscribe(time, source: source, id: id, forced: true))
+      if !writer.finished { writer.pass(.unsubscribe(time, id: id)) }
     }
   }
 
@@ -68,6 +83,7 @@ final class Mux {
     for id in input.open { writer.pass(.unsubscribe(time, id: id)) }
     // A forced subscription the input still makes in this tick is made and disposed at once.
     for item in input.items[input.index...] where item.time == time {
+      if case .boundary = item { break }
       guard case .subscribe(_, _, let id, true) = item else { continue }
       writer.pass(item)
       writer.pass(.unsubscribe(time, id: id))
@@ -81,7 +97,10 @@ final class Mux {
       inputs[key]?.index += 1
       if writer.finished {
         // What the input still records in this tick: a forced subscription (see `startWith`).
-        if case .subscribe = item { writer.pass(item) }
+        switch item {
+        case .subscribe, .boundary: writer.pass(item)
+        default: break
+        }
         continue
       }
       switch item {
@@ -91,6 +110,7 @@ final class Mux {
       case .unsubscribe(_, let id):
         inputs[key]?.open.removeAll { $0 == id }
         writer.pass(item)
+      case .mark, .boundary: writer.pass(item)
       case .event(let time, let event):
         try handler(key, time, event)
       }
@@ -125,7 +145,9 @@ extension ReferenceModel {
     let mux = Mux()
     switch op {
     case .merge:
-      // Completes when every source completed; each source is disposed when it completes.
+      // Completes when every source completed; each source is disposed when it completes. All
+      // sources are subscribed in one go (RxSwift's `MergeArray` subscribes each into a group
+      // that is disposed only once subscribing returned).
       var pending = children.count
       mux.handler = { key, time, event in
         if event == .completed {
@@ -136,7 +158,9 @@ extension ReferenceModel {
           mux.writer.emit(time, event)
         }
       }
-      for child in children { try mux.add(try log(child, at: start), at: start) }
+      for child in children {
+        try mux.add(try log(child, at: start), at: start, forced: .unlessEnded)
+      }
     case .concat:
       // The next source is subscribed when the previous one completes.
       var next = 1
@@ -175,7 +199,9 @@ extension ReferenceModel {
           if !done.contains(false) { mux.writer.emit(time, .completed) }
         }
       }
-      for child in children { keys.append(try mux.add(try log(child, at: start), at: start, forced: true)) }
+      for child in children {
+        keys.append(try mux.add(try log(child, at: start), at: start, forced: .always))
+      }
     case .combineLatest:
       // RxSwift's `CombineLatestSink`: emits once every source has an element; completes when
       // every source completed, or when a source emits while it is the only one not done and
@@ -200,7 +226,9 @@ extension ReferenceModel {
           if !done.contains(false) { mux.writer.emit(time, .completed) }
         }
       }
-      for child in children { keys.append(try mux.add(try log(child, at: start), at: start, forced: true)) }
+      for child in children {
+        keys.append(try mux.add(try log(child, at: start), at: start, forced: .always))
+      }
     case .amb:
       // The first source to send anything wins; the others are disposed then. Sources
       // subscribed after the winner was chosen are subscribed and disposed at once.
@@ -214,7 +242,11 @@ extension ReferenceModel {
       }
       for child in children {
         let childLog = try log(child, at: start)
-        if winner != nil { mux.discard(childLog, at: start) } else { try mux.add(childLog, at: start) }
+        if winner != nil {
+          mux.discard(childLog, at: start)
+        } else {
+          try mux.add(childLog, at: start)
+        }
       }
     case .takeUntil:
       // RxSwift's `TakeUntilSink`: the other sequence is subscribed first; its element completes
@@ -229,7 +261,7 @@ extension ReferenceModel {
         }
       }
       try mux.add(try log(children[1], at: start), at: start)
-      try mux.add(try log(children[0], at: start), at: start, forced: true)
+      try mux.add(try log(children[0], at: start), at: start, forced: .always)
     case .skipUntil:
       // RxSwift's `SkipUntilSink`: the source is subscribed first; elements pass once the other
       // sequence sent an element (which disposes it); its completion only disposes it. A source
@@ -250,7 +282,7 @@ extension ReferenceModel {
         }
       }
       try mux.add(try log(children[0], at: start), at: start)
-      try mux.add(try log(children[1], at: start), at: start, forced: true)
+      try mux.add(try log(children[1], at: start), at: start, forced: .always)
     case .sample:
       // RxSwift's `SampleSequenceSink`: a sampler element or completion sends the element kept
       // since the last one, then completes if the source has completed; each sequence is
@@ -280,7 +312,7 @@ extension ReferenceModel {
         if sourceDone { mux.writer.emit(time, .completed) }
       }
       try mux.add(try log(children[0], at: start), at: start)
-      try mux.add(try log(children[1], at: start), at: start, forced: true)
+      try mux.add(try log(children[1], at: start), at: start, forced: .always)
     case .withLatestFrom:
       // RxSwift's `WithLatestFromSink`: the second sequence is subscribed first; its completion
       // disposes it and keeps its latest element; its error fails the result.
@@ -301,7 +333,7 @@ extension ReferenceModel {
         }
       }
       try mux.add(try log(children[1], at: start), at: start)
-      try mux.add(try log(children[0], at: start), at: start, forced: true)
+      try mux.add(try log(children[0], at: start), at: start, forced: .always)
     }
     return try mux.run()
   }

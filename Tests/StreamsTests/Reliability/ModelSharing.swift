@@ -13,29 +13,58 @@
 //   element and the terminal event while subscribing and does not connect again.
 //
 // A connection's source subscription ends when its last subscriber leaves, which only the
-// consumers' logs tell; `ReferenceModel.run` feeds the subscribers' lifetimes back in rounds.
+// consumers' logs tell; `ReferenceModel.run` feeds the subscribers' lifetimes back in rounds. A
+// subscriber that leaves in a tick where the connection also sends (`take(1)` over a source that
+// sends an element and completes at once) leaves between two of its events: each event reaches
+// a subscriber behind a `mark` with its index, so the consumer's log tells which was the last
+// one received, and what the connection sent after it reached nobody (the forever subject does
+// not see that terminal event, and keeps an earlier element for its replay).
 
 import StreamsTest
+
+/// A subscriber of a shared sequence: when it came and left, and the index (in its connection's
+/// log) of the last event it received, -1 for none.
+struct SharedSubscriber: Equatable {
+  var start: Int
+  var end: Int
+  var lastIndex: Int
+}
 
 extension ReferenceModel {
   struct Connection {
     var start: Int
     var log: [LogItem]
-    var terminal: (time: Int, event: ModelEvent)?
-    /// The last tick a subscriber of this connection leaves.
-    var lastLeave: Int
+    var terminalIndex: Int?
+    /// How many items of `log` happened before the last subscriber left, and when it left.
+    var leave: (time: Int, prefix: Int)
+
+    /// The terminal event reached the subscribers.
+    var terminated: Bool { terminalIndex.map { $0 < leave.prefix } ?? false }
     /// When the source subscription ends: at its terminal event or when the last subscriber
     /// leaves.
-    var end: Int { min(terminal?.time ?? Int.max, lastLeave) }
-    /// The terminal event reached the subscribers (the forever subject ended with it).
-    var terminated: Bool { terminal.map { $0.time <= lastLeave } ?? false }
+    var end: Int { terminated ? log[terminalIndex!].time : leave.time }
+    /// The items of `log` that happened while connected.
+    var prefix: Int { terminated ? log.count : leave.prefix }
 
-    /// The elements the connection passed on before or at `time`.
-    func elements(through time: Int) -> [Int] {
-      log.compactMap {
-        guard case .event(let at, .next(let value)) = $0, at <= time, at <= end else { return nil }
+    /// The elements the connection passed on.
+    var elements: [Int] {
+      log[..<prefix].compactMap {
+        guard case .event(_, .next(let value)) = $0 else { return nil }
         return value
       }
+    }
+
+    /// Where in `log` a subscriber leaving at `time` after receiving item `lastIndex` left.
+    func position(leaving time: Int, after lastIndex: Int) -> (time: Int, prefix: Int) {
+      if time == Int.max { return (time, log.count) }
+      // A subscriber that leaves in the tick it connected leaves once its subscription call
+      // returned (its disposable did not exist before), so after everything the source sent
+      // while being subscribed (RxSwift's `RefCountSink` likewise).
+      if time == start { return (time, log.firstIndex { $0.time > time } ?? log.count) }
+      if lastIndex >= 0, lastIndex < log.count, log[lastIndex].time == time {
+        return (time, lastIndex + 1)
+      }
+      return (time, log.firstIndex { $0.time >= time } ?? log.count)
     }
   }
 
@@ -47,38 +76,45 @@ extension ReferenceModel {
   }
 
   /// The connections of shared sequence `index` made for `subscribers` (sorted by start).
-  private func connections(_ index: Int, _ subscribers: [Subscription]) throws -> [Connection] {
+  private func connections(_ index: Int, _ subscribers: [SharedSubscriber]) throws
+    -> [Connection]
+  {
     let forever = shared[index].kind.isForever
     var connections: [Connection] = []
     for subscriber in subscribers {
-      let start = subscriber.subscribe
+      let start = subscriber.start
       // A forever subject that terminated answers new subscribers itself.
-      if forever, connections.contains(where: { $0.terminated && $0.terminal!.time <= start }) {
-        if consumerStarts.contains(start), connections.last?.terminal?.time == start {
+      if forever, connections.contains(where: { $0.terminated && $0.end <= start }) {
+        if consumerStarts.contains(start), connections.last?.end == start {
           throw ModelAmbiguity(description: "shared\(index) terminates as a consumer subscribes")
         }
         continue
       }
       if let last = connections.last, start < last.end {
-        connections[connections.count - 1].lastLeave = max(last.lastLeave, subscriber.unsubscribe)
+        let position = last.position(leaving: subscriber.end, after: subscriber.lastIndex)
+        if (position.time, position.prefix) > (last.leave.time, last.leave.prefix) {
+          connections[connections.count - 1].leave = position
+        }
         continue
       }
       // A subscription in the tick the source terminated comes after the terminal event when
       // the event caused it (`retry`, `concat`, ...); a consumer's own subscription in that
       // tick was scheduled independently.
       if let last = connections.last, start == last.end,
-        last.terminal?.time != start || consumerStarts.contains(start)
+        !last.terminated || consumerStarts.contains(start)
       {
-        throw ModelAmbiguity(description: "shared\(index): a subscriber comes at \(start) as the last leaves")
+        throw ModelAmbiguity(
+          description: "shared\(index): a subscriber comes at \(start) as the last leaves")
       }
       let log = try connectionLog(index, at: start)
-      var terminal: (Int, ModelEvent)?
-      for case .event(let time, let event) in log where event.isTerminal {
-        terminal = (time, event)
-        break
+      let terminalIndex = log.firstIndex {
+        if case .event(_, let event) = $0 { return event.isTerminal }
+        return false
       }
-      connections.append(
-        Connection(start: start, log: log, terminal: terminal, lastLeave: subscriber.unsubscribe))
+      var connection = Connection(
+        start: start, log: log, terminalIndex: terminalIndex, leave: (start, 0))
+      connection.leave = connection.position(leaving: subscriber.end, after: subscriber.lastIndex)
+      connections.append(connection)
     }
     return connections
   }
@@ -86,25 +122,28 @@ extension ReferenceModel {
   /// The log of a subscriber of shared sequence `index` subscribed at `start`.
   func sharedLog(_ index: Int, at start: Int) throws -> [LogItem] {
     let kind = shared[index].kind
-    let earlier = knownSubscribers[index].filter { $0.subscribe < start }
-    let all = try connections(index, earlier + [Subscription(start, Int.max)])
-    var items: [LogItem] = [.subscribe(start, source: -1 - index, id: newID())]
+    let earlier = knownSubscribers[index].filter { $0.start < start }
+    let all = try connections(
+      index, earlier + [SharedSubscriber(start: start, end: Int.max, lastIndex: Int.max)])
+    let id = newID()
+    var items: [LogItem] = [.subscribe(start, source: -1 - index, id: id)]
     guard let connection = all.last else { preconditionFailure("no connection at \(start)") }
-    // The forever subject's elements before this subscription: those of earlier connections
-    // (up to their ends) and of the one joined.
     let joined = connection.start != start
+    // The forever subject's elements before this subscription: those of earlier connections and
+    // of the one joined.
     var previous = all.dropLast()
-    if kind.isForever, connection.terminated, connection.terminal!.time <= start, joined {
+    if kind.isForever, joined, connection.terminated, connection.end <= start {
       previous = all[...]
     }
-    if kind.isForever,
-      let ended = previous.first(where: { $0.terminated && $0.terminal!.time <= start })
-    {
+    if kind.isForever, let ended = previous.first(where: { $0.terminated && $0.end <= start }) {
       // A terminated subject answers at once: the replayed element, then the terminal event.
-      if kind.replay > 0, let value = previous.flatMap({ $0.elements(through: start) }).last {
+      if kind.replay > 0, let value = previous.flatMap(\.elements).last {
         items.append(.event(start, .next(value)))
       }
-      items.append(.event(start, ended.terminal!.event))
+      guard case .event(_, let terminal) = ended.log[ended.terminalIndex!] else {
+        preconditionFailure("a terminal index that is no event")
+      }
+      items.append(.event(start, terminal))
       return items
     }
     precondition(!joined || start < connection.end, "shared\(index): joined a closed connection")
@@ -114,11 +153,19 @@ extension ReferenceModel {
     // A subscriber receives the replay first, then (when it connects) what the source sends
     // while being subscribed.
     if kind.replay > 0 {
-      var values = joined ? connection.elements(through: start - 1) : []
-      if kind.isForever { values = previous.flatMap { $0.elements(through: start) } + values }
+      var values: [Int] = []
+      if kind.isForever { values = previous.flatMap(\.elements) }
+      if joined {
+        for case .event(let time, .next(let value)) in connection.log where time < start {
+          values.append(value)
+        }
+      }
       if let value = values.last { items.append(.event(start, .next(value))) }
     }
-    for case .event(let time, let event) in connection.log where time > start || !joined {
+    for (offset, item) in connection.log.enumerated() {
+      if case .boundary(let time) = item, time > start || !joined { items.append(item) }
+      guard case .event(let time, let event) = item, time > start || !joined else { continue }
+      items.append(.mark(time, id: id, index: offset))
       items.append(.event(time, event))
       if event.isTerminal { break }
     }
@@ -131,23 +178,22 @@ extension ReferenceModel {
     for index in shared.indices {
       for connection in try connections(index, knownSubscribers[index]) {
         var writer = LogWriter()
-        let end = connection.end
-        for item in epilogueFirst(connection.log) {
-          if item.time > end { break }
-          if item.time == end, connection.terminal?.time != end, item.time != connection.start {
-            // The last subscriber left at this tick: what the source did at it is decided by
-            // which came first.
-            if isEvent(item) { continue }
-            if case .unsubscribe = item { continue }
-            throw ModelAmbiguity(description: "shared\(index): \(item) as the last subscriber leaves")
-          }
+        for item in connection.log[..<connection.prefix] {
           if case .event(let time, let event) = item {
             writer.emit(time, event)
           } else {
             writer.pass(item)
           }
         }
-        writer.finish(at: end)
+        // A forced subscription the source still makes in the tick it is disposed (see
+        // `startWith`) is made and disposed at once.
+        for item in connection.log[connection.prefix...] where item.time == connection.end {
+          if case .boundary = item { break }
+          guard case .subscribe(_, _, let id, true) = item else { continue }
+          writer.pass(item)
+          writer.pass(.unsubscribe(connection.end, id: id))
+        }
+        writer.finish(at: connection.end)
         logs.append(writer.items)
       }
     }

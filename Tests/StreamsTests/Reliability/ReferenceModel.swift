@@ -53,10 +53,18 @@ enum LogItem: CustomStringConvertible {
   case subscribe(Int, source: Int, id: Int, forced: Bool = false)
   /// Subscription `id` is disposed at a tick.
   case unsubscribe(Int, id: Int)
+  /// Subscriber `id` of a shared sequence is about to receive the connection's log item `index`
+  /// (see `ModelSharing.swift`): tells which of the connection's events a subscriber leaving in
+  /// the same tick had received.
+  case mark(Int, id: Int, index: Int)
+  /// A new scheduler action starts at a tick (a source event, a timer): a forced subscription
+  /// after it is not part of the action that ended the consumer.
+  case boundary(Int)
 
   var time: Int {
     switch self {
-    case .event(let time, _), .subscribe(let time, _, _, _), .unsubscribe(let time, _):
+    case .event(let time, _), .subscribe(let time, _, _, _), .unsubscribe(let time, _),
+      .mark(let time, _, _), .boundary(let time):
       return time
     }
   }
@@ -67,6 +75,8 @@ enum LogItem: CustomStringConvertible {
     case .subscribe(let time, let source, let id, let forced):
       return "sub(s\(source)#\(id)\(forced ? "!" : ""))@\(time)"
     case .unsubscribe(let time, let id): return "unsub(#\(id))@\(time)"
+    case .mark(let time, let id, let index): return "mark(#\(id):\(index))@\(time)"
+    case .boundary(let time): return "/@\(time)"
     }
   }
 }
@@ -84,12 +94,16 @@ struct LogWriter {
   /// The operator sent its terminal event (or was cut): nothing more is written.
   var finished: Bool { finishedAt != nil }
   private var finishedAt: Int?
+  /// A later action started after the writer finished.
+  private var sealed = false
 
   /// Copies a subscription item (an event goes through `emit`).
   mutating func pass(_ item: LogItem) {
     if let finishedAt {
-      // A forced subscription in the tick the writer finished is made and disposed at once.
-      if case .subscribe(let time, _, let id, true) = item, time == finishedAt {
+      if case .boundary = item { sealed = true }
+      // A forced subscription in the action the writer finished in is made and disposed at
+      // once.
+      if case .subscribe(let time, _, let id, true) = item, time == finishedAt, !sealed {
         items.append(item)
         items.append(.unsubscribe(time, id: id))
       }
@@ -100,6 +114,7 @@ struct LogWriter {
     case .unsubscribe(_, let id):
       guard open.contains(id) else { return }
       open.removeAll { $0 == id }
+    case .mark, .boundary: break
     case .event: preconditionFailure("events go through emit")
     }
     items.append(item)
@@ -160,6 +175,7 @@ func drive<Op: TimedModelOperator>(_ op: inout Op, _ log: [LogItem]) throws -> [
       if due == item.time {
         throw ModelAmbiguity(description: "timer at \(due) ties with \(item)")
       }
+      writer.pass(.boundary(due))
       try op.fire(&writer)
     }
     if op.detached { break }
@@ -170,6 +186,7 @@ func drive<Op: TimedModelOperator>(_ op: inout Op, _ log: [LogItem]) throws -> [
     }
   }
   while !writer.finished, !op.detached, let due = op.due, due <= modelHorizon {
+    writer.pass(.boundary(due))
     try op.fire(&writer)
   }
   return writer.items
@@ -201,6 +218,7 @@ func cut(_ log: [LogItem], at time: Int) throws -> [LogItem] {
     if item.time > time { break }
     if item.time == time {
       if case .unsubscribe = item { continue }
+      if case .boundary = item { continue }
       throw ModelAmbiguity(description: "\(item) ties with the disposal at \(time)")
     }
     if case .event(let t, let event) = item { writer.emit(t, event) } else { writer.pass(item) }
@@ -223,7 +241,7 @@ final class ReferenceModel {
   let shared: [SharedSpec]
   /// Per shared sequence, the subscriptions its subscribers made in the previous round (see
   /// `run`).
-  let knownSubscribers: [[Subscription]]
+  let knownSubscribers: [[SharedSubscriber]]
   /// Per shared sequence, the upstream log of each connection by its start tick.
   var connectionLogs: [[Int: [LogItem]]]
   private var nextID = 0
@@ -232,7 +250,7 @@ final class ReferenceModel {
   let consumerStarts: Set<Int>
 
   init(
-    sources: [SourceSpec], shared: [SharedSpec] = [], knownSubscribers: [[Subscription]] = [],
+    sources: [SourceSpec], shared: [SharedSpec] = [], knownSubscribers: [[SharedSubscriber]] = [],
     consumerStarts: Set<Int> = []
   ) {
     self.sources = sources
@@ -252,7 +270,7 @@ final class ReferenceModel {
   /// round before, until they no longer change (each round settles at least the earliest
   /// subscription still wrong, so this takes at most one round per subscription, plus one).
   static func run(_ pipeline: Pipeline) throws -> ModelResult {
-    var known: [[Subscription]] = pipeline.shared.map { _ in [] }
+    var known: [[SharedSubscriber]] = pipeline.shared.map { _ in [] }
     for _ in 0..<12 {
       let model = ReferenceModel(
         sources: pipeline.sources, shared: pipeline.shared, knownSubscribers: known,
@@ -262,47 +280,61 @@ final class ReferenceModel {
         logs.append(
           try cut(model.log(consumer.root, at: consumer.subscribed), at: consumer.disposed))
       }
-      let (events, subscriptions) = model.record(logs)
-      let actual = (0..<pipeline.shared.count).map { subscriptions[-1 - $0] ?? [] }
+      let recorded = model.record(logs)
+      let actual = (0..<pipeline.shared.count).map { recorded.shared[-1 - $0] ?? [] }
       guard actual == known else {
         known = actual
         continue
       }
-      for starts in actual.map({ $0.map(\.subscribe) }) where Set(starts).count < starts.count {
+      for starts in actual.map({ $0.map(\.start) }) where Set(starts).count < starts.count {
         throw ModelAmbiguity(description: "two subscribers of a shared sequence at one tick")
       }
-      var all = subscriptions
-      for (source, list) in model.record(try model.connectionRecords()).1 {
+      var all = recorded.subscriptions
+      for (source, list) in model.record(try model.connectionRecords()).subscriptions {
         all[source, default: []] += list
       }
       return ModelResult(
-        events: events,
+        events: recorded.events,
         subscriptions: (0..<pipeline.sources.count).map { sortedSubscriptions(all[$0] ?? []) })
     }
     throw ModelAmbiguity(description: "the shared sequences' subscribers do not settle")
   }
 
-  /// The events of each log, and the subscriptions of every source (shared sequence `k` is
-  /// source `-1 - k`).
-  private func record(_ logs: [[LogItem]]) -> ([[Recorded<ModelEvent>]], [Int: [Subscription]]) {
+  /// The events of each log, the subscriptions of every source, and the subscribers of every
+  /// shared sequence (shared sequence `k` is source `-1 - k`).
+  private func record(_ logs: [[LogItem]]) -> (
+    events: [[Recorded<ModelEvent>]], subscriptions: [Int: [Subscription]],
+    shared: [Int: [SharedSubscriber]]
+  ) {
     var events: [[Recorded<ModelEvent>]] = []
     var subscriptions: [Int: [Subscription]] = [:]
+    var subscribers: [Int: [SharedSubscriber]] = [:]
     for log in logs {
       var recorded: [Recorded<ModelEvent>] = []
       var starts: [Int: (source: Int, time: Int)] = [:]
+      var marks: [Int: Int] = [:]
       for item in log {
         switch item {
         case .event(let time, let event): recorded.append(Recorded(time: time, value: event))
         case .subscribe(let time, let source, let id, _): starts[id] = (source, time)
+        case .mark(_, let id, let index): marks[id] = index
+        case .boundary: break
         case .unsubscribe(let time, let id):
           guard let start = starts.removeValue(forKey: id) else { continue }
           subscriptions[start.source, default: []].append(Subscription(start.time, time))
+          if start.source < 0 {
+            subscribers[start.source, default: []].append(
+              SharedSubscriber(start: start.time, end: time, lastIndex: marks[id] ?? -1))
+          }
         }
       }
       precondition(starts.isEmpty, "the model left subscriptions open: \(starts)")
       events.append(recorded)
     }
-    return (events, subscriptions.mapValues(sortedSubscriptions))
+    return (
+      events, subscriptions.mapValues(sortedSubscriptions),
+      subscribers.mapValues { $0.sorted { ($0.start, $0.end) < ($1.start, $1.end) } }
+    )
   }
 
   func newID() -> Int {
@@ -331,6 +363,7 @@ final class ReferenceModel {
       if time == start {
         throw ModelAmbiguity(description: "hot s\(index) sends at its subscription tick \(time)")
       }
+      items.append(.boundary(time))
       items.append(.event(time, recorded.value))
       if recorded.value.isTerminal { break }
     }
