@@ -55,7 +55,7 @@ extension ReferenceModel {
     }
 
     /// Where in `log` a subscriber leaving at `time` after receiving item `lastIndex` left.
-    func position(leaving time: Int, after lastIndex: Int) -> (time: Int, prefix: Int) {
+    func position(leaving time: Int, after lastIndex: Int) throws -> (time: Int, prefix: Int) {
       if time == Int.max { return (time, log.count) }
       // A subscriber that leaves in the tick it connected leaves once its subscription call
       // returned (its disposable did not exist before), so after everything the source sent
@@ -63,6 +63,10 @@ extension ReferenceModel {
       if time == start { return (time, log.firstIndex { $0.time > time } ?? log.count) }
       if lastIndex >= 0, lastIndex < log.count, log[lastIndex].time == time {
         return (time, lastIndex + 1)
+      }
+      // Leaving for another reason in a tick the source acts in: the order is the scheduler's.
+      if log.contains(where: { $0.time == time }) {
+        throw ModelAmbiguity(description: "a subscriber leaves at \(time) as the source acts")
       }
       return (time, log.firstIndex { $0.time >= time } ?? log.count)
     }
@@ -85,24 +89,22 @@ extension ReferenceModel {
       let start = subscriber.start
       // A forever subject that terminated answers new subscribers itself.
       if forever, connections.contains(where: { $0.terminated && $0.end <= start }) {
-        if consumerStarts.contains(start), connections.last?.end == start {
+        if connections.last?.end == start {
           throw ModelAmbiguity(description: "shared\(index) terminates as a consumer subscribes")
         }
         continue
       }
       if let last = connections.last, start < last.end {
-        let position = last.position(leaving: subscriber.end, after: subscriber.lastIndex)
+        let position = try last.position(leaving: subscriber.end, after: subscriber.lastIndex)
         if (position.time, position.prefix) > (last.leave.time, last.leave.prefix) {
           connections[connections.count - 1].leave = position
         }
         continue
       }
-      // A subscription in the tick the source terminated comes after the terminal event when
-      // the event caused it (`retry`, `concat`, ...); a consumer's own subscription in that
-      // tick was scheduled independently.
-      if let last = connections.last, start == last.end,
-        !last.terminated || consumerStarts.contains(start)
-      {
+      // A subscription in the tick the connection ends: before or after depends on which
+      // scheduler action came first (also after a terminal event: `concat` may subscribe for
+      // another source's completion in that tick).
+      if let last = connections.last, start == last.end {
         throw ModelAmbiguity(
           description: "shared\(index): a subscriber comes at \(start) as the last leaves")
       }
@@ -113,7 +115,8 @@ extension ReferenceModel {
       }
       var connection = Connection(
         start: start, log: log, terminalIndex: terminalIndex, leave: (start, 0))
-      connection.leave = connection.position(leaving: subscriber.end, after: subscriber.lastIndex)
+      connection.leave = try connection.position(
+        leaving: subscriber.end, after: subscriber.lastIndex)
       connections.append(connection)
     }
     return connections

@@ -100,7 +100,10 @@ struct LogWriter {
   /// Copies a subscription item (an event goes through `emit`).
   mutating func pass(_ item: LogItem) {
     if let finishedAt {
+      // A later action, or a subscription the consumer's end cancelled (so what follows comes
+      // from a call that started after the end), closes the action the writer finished in.
       if case .boundary = item { sealed = true }
+      if case .subscribe(_, _, _, false) = item { sealed = true }
       // A forced subscription in the action the writer finished in is made and disposed at
       // once.
       if case .subscribe(let time, _, let id, true) = item, time == finishedAt, !sealed {
@@ -246,15 +249,10 @@ final class ReferenceModel {
   var connectionLogs: [[Int: [LogItem]]]
   private var nextID = 0
 
-  /// The ticks consumers subscribe at (scheduled independently of everything else).
-  let consumerStarts: Set<Int>
-
   init(
-    sources: [SourceSpec], shared: [SharedSpec] = [], knownSubscribers: [[SharedSubscriber]] = [],
-    consumerStarts: Set<Int> = []
+    sources: [SourceSpec], shared: [SharedSpec] = [], knownSubscribers: [[SharedSubscriber]] = []
   ) {
     self.sources = sources
-    self.consumerStarts = consumerStarts
     self.shared = shared
     self.knownSubscribers =
       knownSubscribers.isEmpty ? shared.map { _ in [] } : knownSubscribers
@@ -273,8 +271,7 @@ final class ReferenceModel {
     var known: [[SharedSubscriber]] = pipeline.shared.map { _ in [] }
     for _ in 0..<12 {
       let model = ReferenceModel(
-        sources: pipeline.sources, shared: pipeline.shared, knownSubscribers: known,
-        consumerStarts: Set(pipeline.consumers.map(\.subscribed)))
+        sources: pipeline.sources, shared: pipeline.shared, knownSubscribers: known)
       var logs: [[LogItem]] = []
       for consumer in pipeline.consumers {
         logs.append(
