@@ -96,28 +96,38 @@ struct LogWriter {
   private var finishedAt: Int?
   /// A later action started after the writer finished.
   private var sealed = false
+  /// The tick of the first item, and whether an action boundary came since.
+  private var firstTime: Int?
+  private var boundarySeen = false
+  /// The writer finished in the action of its subscription.
+  private var finishedWhileSubscribing = false
 
   /// Copies a subscription item (an event goes through `emit`).
   mutating func pass(_ item: LogItem) {
     if let finishedAt {
-      // A later action, or a subscription the consumer's end cancelled (so what follows comes
-      // from a call that started after the end), closes the action the writer finished in.
+      // A later action closes the action the writer finished in. A writer that finished while
+      // being subscribed is disposed once subscribing returned, so everything subscribed in
+      // that action is made and disposed at once. Otherwise it is disposed at once: only
+      // subscriptions of a subscribe call already running (forced) are still made, and a
+      // subscription that is not (made by a call that started after the end) closes the action.
       if case .boundary = item { sealed = true }
-      if case .subscribe(_, _, _, false) = item { sealed = true }
-      // A forced subscription in the action the writer finished in is made and disposed at
-      // once.
-      if case .subscribe(let time, _, let id, true) = item, time == finishedAt, !sealed {
+      if case .subscribe(_, _, _, false) = item, !finishedWhileSubscribing { sealed = true }
+      if case .subscribe(let time, _, let id, let forced) = item, time == finishedAt, !sealed,
+        forced || finishedWhileSubscribing
+      {
         items.append(item)
         items.append(.unsubscribe(time, id: id))
       }
       return
     }
+    if firstTime == nil { firstTime = item.time }
     switch item {
     case .subscribe(_, _, let id, _): open.append(id)
     case .unsubscribe(_, let id):
       guard open.contains(id) else { return }
       open.removeAll { $0 == id }
-    case .mark, .boundary: break
+    case .mark: break
+    case .boundary: boundarySeen = true
     case .event: preconditionFailure("events go through emit")
     }
     items.append(item)
@@ -126,6 +136,7 @@ struct LogWriter {
   /// Sends an event; a terminal event disposes every open subscription at its tick.
   mutating func emit(_ time: Int, _ event: ModelEvent) {
     guard !finished else { return }
+    if firstTime == nil { firstTime = time }
     items.append(.event(time, event))
     if event.isTerminal { finish(at: time) }
   }
@@ -141,6 +152,7 @@ struct LogWriter {
     guard !finished else { return }
     closeAll(at: time)
     finishedAt = time
+    finishedWhileSubscribing = !boundarySeen && (firstTime ?? time) == time
   }
 
   /// Copies another log (a sequence the operator switched to) until it or this writer ends.
