@@ -40,7 +40,10 @@ final class Mux {
     /// subscriptions are made, and disposed at once.
     case always
     /// Subscribed when the consumer ended the result (its disposal waits until subscribing
-    /// returns), not when the operator itself sent a terminal event (Streams' `merge`).
+    /// returns), not when the operator itself sent a terminal event (Streams' `merge`; RxSwift's
+    /// `MergeArray` still subscribes the remaining sources into its group then, and disposes
+    /// them when subscribing returns: no event shows the difference, only those sources'
+    /// subscriptions at that tick; not in the migration guide yet).
     case unlessEnded
   }
 
