@@ -249,6 +249,9 @@ extension ReferenceModel {
       var op = Timeout(
         dueTime: dueTime, due: start + dueTime, other: { [self] in try log(other, at: $0) })
       return try drive(&op, input)
+    case .buffer(let span, let count):
+      var op = Buffer(span: span, count: count, due: start + span)
+      return try drive(&op, input)
     case .startWith, .retry, .delaySubscription:
       preconditionFailure("handled by unaryLog")
     }
@@ -392,5 +395,44 @@ private struct Timeout: TimedModelOperator {
   mutating func on(_ time: Int, _ event: ModelEvent, _ writer: inout LogWriter) throws {
     writer.emit(time, event)
     if case .next = event { due = time + dueTime }
+  }
+}
+
+/// `buffer(timeSpan:count:scheduler:)` (RxSwift's `BufferTimeCount`): the timer starts with the
+/// subscription; a full buffer, or the timer, sends the buffer (an empty one too) and starts the
+/// next window with a new timer; completion sends what is buffered, then completes; an error
+/// drops it.
+private struct Buffer: TimedModelOperator {
+  let span: Int
+  let count: Int
+  var buffer: [Int] = []
+  var due: Int?
+
+  init(span: Int, count: Int, due: Int) {
+    self.span = span
+    self.count = count
+    self.due = due
+  }
+
+  mutating func fire(_ writer: inout LogWriter) throws {
+    guard let now = due else { return }
+    writer.emit(now, .next(Encode.array(buffer)))
+    buffer = []
+    due = now + span
+  }
+
+  mutating func on(_ time: Int, _ event: ModelEvent, _ writer: inout LogWriter) throws {
+    switch event {
+    case .next(let value):
+      buffer.append(value)
+      guard buffer.count == count else { return }
+      writer.emit(time, .next(Encode.array(buffer)))
+      buffer = []
+      due = time + span
+    case .error: writer.emit(time, event)
+    case .completed:
+      writer.emit(time, .next(Encode.array(buffer)))
+      writer.emit(time, .completed)
+    }
   }
 }
