@@ -13,7 +13,9 @@ extension ObservableType {
   /// nothing. After the source completes, the next sampler tick or completion emits what is left
   /// and completes. If the sampler completes before the source, the result completes only if the
   /// source had already completed (as in RxSwift). Fails when either sequence fails. Disposal
-  /// disposes both subscriptions.
+  /// disposes both subscriptions. A sampler that completes is disposed at once, where RxSwift
+  /// keeps it subscribed until the result ends (no event differs; see
+  /// `Guides/Migrating-from-RxSwift.md`).
   ///
   /// Sampled elements reach the observer on the sampler's thread; as with the other
   /// multi-source operators, elements are not required to be `Sendable`, and the two sequences

@@ -32,6 +32,9 @@ extension ObservableType {
   ///
   /// Completes when every source completed (at once for an empty array); fails with the first
   /// error, disposing the others. Disposal disposes every source subscription.
+  /// A source that fails while being subscribed ends the merge there: the sources after it are
+  /// not subscribed, where RxSwift subscribes and disposes them at once (no event differs; see
+  /// `Guides/Migrating-from-RxSwift.md`).
   @inlinable
   public static func merge(
     _ sources: [Observable<Element>], file: StaticString = #fileID, line: UInt = #line
@@ -54,6 +57,9 @@ extension ObservableType {
   ///
   /// Completes when every source completed (at once for an empty collection); fails with the
   /// first error, disposing the others. Disposal disposes every source subscription.
+  /// A source that fails while being subscribed ends the merge there: the sources after it are
+  /// not subscribed, where RxSwift subscribes and disposes them at once (no event differs; see
+  /// `Guides/Migrating-from-RxSwift.md`).
   @inlinable
   public static func merge<Sources: Collection>(
     _ sources: Sources, file: StaticString = #fileID, line: UInt = #line
