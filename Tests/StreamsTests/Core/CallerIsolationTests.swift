@@ -75,6 +75,41 @@ struct CallerIsolationTests {
     #expect(screen.titles == ["from the background"])
   }
 
+  @Test("a checked subscription lets go of its closures and what they capture when it ends")
+  @MainActor
+  func checkedSubscriptionReleasesClosures() {
+    final class Captured {}
+    let subject = PublishSubject<String>()
+    weak var weakCaptured: Captured?
+    weak var weakCompleted: Captured?
+    var disposable: (any Disposable)?
+    do {
+      let captured = Captured()
+      let completed = Captured()
+      weakCaptured = captured
+      weakCompleted = completed
+      disposable = subject.subscribe(
+        onNext: { _ in withExtendedLifetime(captured) {} },
+        onCompleted: { withExtendedLifetime(completed) {} },
+        onDisposed: { withExtendedLifetime(captured) {} })
+    }
+    #expect(weakCaptured != nil)
+    subject.onNext("a")
+    disposable?.dispose()
+    #expect(weakCaptured == nil)
+    #expect(weakCompleted == nil)
+
+    let completing = PublishSubject<String>()
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      disposable = completing.bind(onNext: { _ in withExtendedLifetime(captured) {} })
+    }
+    completing.onCompleted()
+    #expect(weakCaptured == nil)
+    withExtendedLifetime(disposable) {}
+  }
+
   @Test("a nonisolated subscription records no isolation and runs on any thread")
   func nonisolatedRunsAnywhere() async {
     let subject = PublishSubject<Int>()
