@@ -88,7 +88,7 @@ for module in "${modules[@]}"; do
     cat "$log" >&2
     echo "check-docs: docc convert $module failed" >&2
     status=1
-  elif grep -qE '^(warning|error):' "$log"; then
+  elif grep -qE '(^|: )(warning|error): ' "$log"; then
     # --warnings-as-errors already fails the run on a warning; this is the belt to its braces.
     cat "$log" >&2
     echo "check-docs: docc reported diagnostics for $module" >&2
