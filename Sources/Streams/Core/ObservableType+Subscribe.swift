@@ -32,6 +32,12 @@ extension ObservableType {
     isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
+    guard isolation != nil else {
+      return subscribeClosures(
+        onNext: onNext, onError: onError ?? Hooks.unhandledErrorReporter(),
+        onCompleted: onCompleted, onDisposed: onDisposed,
+        kind: "subscribe", file: file, line: line, owner: nil)
+    }
     let caller = CallerIsolation(isolation, api: "subscribe", file: file, line: line)
     return subscribeClosures(
       onNext: caller.guarding(onNext),
