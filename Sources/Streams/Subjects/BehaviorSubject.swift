@@ -13,9 +13,9 @@
 /// inside its own `onNext`, the second event is queued and delivered, in order, right after the
 /// current one has reached every observer (RxSwift delivers re-entrant events depth-first and
 /// concurrent ones concurrently). Observers run on the thread that delivers, never under a lock.
-/// For the same reason, a subscription made from inside a delivery (an observer that subscribes
-/// to this subject) receives the current value when that delivery has finished, before any later
-/// event; RxSwift sends it from inside `subscribe`.
+/// A new subscriber receives the current value inside `subscribe`, on its own thread, as in
+/// RxSwift, also when it subscribes from inside a delivery or while another thread delivers; the
+/// events accepted after that value follow it, in order.
 ///
 /// `@unchecked Sendable` when `Element` is: its state lives in a lock-guarded core.
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType,

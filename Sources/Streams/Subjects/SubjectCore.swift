@@ -43,10 +43,19 @@ enum ReplayPolicy {
 /// observer once `dispose()` has returned (a call already running on another thread may finish),
 /// and the queued and the lock-free deliveries stop at the same element.
 ///
-/// **A subscriber with replay** (BehaviorSubject, ReplaySubject) delivers its replay itself,
-/// holding the claim, and so also delivers what other threads queue meanwhile before it returns:
-/// with an emitter that never stops, it does not return. A subscriber without replay, and a
-/// disposer, only ever hold the claim within the lock and never deliver other threads' events.
+/// **A subscriber with replay** (BehaviorSubject, ReplaySubject) gets its replay inside
+/// `subscribe`, on its own thread, as in RxSwift. When nobody delivers, it takes the claim,
+/// delivers the replay and adds its entry, and then also delivers what other threads sent
+/// meanwhile. When someone delivers (another thread, or this one from inside an observer), its
+/// entry is queued and it delivers the replay through a ``ReplayGate``, which holds back the events
+/// that reach the entry until the replay is done. A subscriber without replay, and a disposer, only
+/// ever hold the claim within the lock and never deliver other threads' events.
+///
+/// **Liveness.** A thread that delivers also delivers the events other threads send meanwhile
+/// (that is what serializes them), so it returns once senders pause, as a serial queue would.
+/// Other threads' subscriptions and disposals never keep it: it applies all of those queued
+/// before the next event in one critical section, with no user code (``nextEvent()``), and
+/// delivers no other thread's replay.
 ///
 /// **Nothing is released under the lock**: an element replaced or evicted from the buffer, a
 /// removed observer, queued work dropped by `dispose()`, leave the critical section first, because
@@ -57,13 +66,14 @@ enum ReplayPolicy {
 /// passes between threads through the atomic word or the lock).
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
+  /// Queued for the thread holding the claim, in the order the subject accepted it.
   @usableFromInline
   enum Work {
     /// An event for the observers in the table at the time it is delivered.
     case deliver(Event<Element>)
-    /// A new subscriber: the replayed events, then its entry in the table (unless it was disposed
-    /// meanwhile).
-    case add(AnyObserver<Element>, SubjectSubscription, replay: [Event<Element>])
+    /// A new subscriber's entry joins the table (unless it was disposed meanwhile). Its replay,
+    /// if any, is not queued: the subscribing thread delivers it (see ``ReplayGate``).
+    case add(AnyObserver<Element>, SubjectSubscription)
     /// A disposed subscriber's entry leaves the table.
     case remove(SubjectSubscription)
   }
@@ -136,7 +146,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     default: break
     }
     var released: Element?
-    let work = state.withLock { state -> Work? in
+    let first = state.withLock { state -> Event<Element>? in
       if state.isDisposed || state.terminal != nil { return nil }
       switch event {
       case .next(let element):
@@ -148,17 +158,17 @@ final class SubjectCore<Element>: @unchecked Sendable {
         state.subscribers = 0
         _ = self.state.fetchOrWord(Self.closedBit)
         if case .last = policy, case .completed = event, let last = state.buffer.last {
-          return claim(.deliver(.next(last)), then: .deliver(event), &state)
+          return claim(.next(last), then: event, &state)
         }
-        return claim(.deliver(event), &state)
+        return claim(event, &state)
       }
     }
     withExtendedLifetime(released) {}
-    if let work { drain(work) }
+    if let first { drain(first) }
   }
 
   /// `.next` on every subject but an AsyncSubject: buffers `element` as the policy says, then
-  /// delivers without building a `Work` value when nobody else is delivering (the common case).
+  /// delivers it at once when nobody else is delivering (the common case).
   /// A subject that buffers nothing (PublishSubject, PublishRelay) does not take the lock when the
   /// word is idle.
   @inlinable
@@ -218,26 +228,35 @@ final class SubjectCore<Element>: @unchecked Sendable {
     }
   }
 
-  /// Releases the delivery claim, or runs what was queued meanwhile.
+  /// Releases the delivery claim, or delivers what was queued meanwhile.
   @inlinable
   func finishDelivery() {
     if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return }
-    if let next = nextWork() { drain(next) }
+    if let next = nextEvent() { drain(next) }
   }
 
-  /// Called by the delivering thread when its work is done: releases the claim and returns `nil`,
-  /// or returns the next queued work (the claim stays). A disposed subject drops what is queued
-  /// and the observer table instead, releasing them with no lock held.
+  /// Called by the delivering thread when its work is done: applies the queued table changes,
+  /// then returns the next queued event (the claim stays) or releases the claim and returns `nil`.
+  /// A disposed subject drops what is queued and the observer table instead.
+  ///
+  /// The table changes up to the next event are applied here, all of them within one critical
+  /// section (they run no user code: adding appends an entry, removing hands the entry back to be
+  /// released below), and when no event follows, the claim is released in the same section. So
+  /// a delivering thread returns once the events queued by senders are delivered, however fast
+  /// other threads subscribe and dispose meanwhile: each such change costs it one table operation
+  /// under a lock it takes once per event. (Applying them one per lock round, as it once did, four
+  /// threads churning subscriptions outpaced it and its `onNext` never returned.) Removed entries
+  /// and dropped work are released with no lock held.
   @inlinable
-  func nextWork() -> Work? {
+  func nextEvent() -> Event<Element>? {
     // Nothing was queued and nothing changed: release without the lock. A thread that queues
     // work or closes the subject sets a bit first, which makes this fail.
     if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
     var dropped: (RingQueue<Work>, ObserverTable<Element>.Entries)?
-    let work = state.withLock { state -> Work? in
+    var removed = ObserverTable<Element>.Entries()
+    let event = state.withLock { state -> Event<Element>? in
       // Holding the claim and the lock, nobody else changes the word but to set the closed bit
       // (under the lock too).
-      let word = self.state.loadWord()
       if state.isDisposed {
         // Disposed while this thread delivered: the queued work is not done and the observers
         // go, released below with no lock held.
@@ -247,21 +266,31 @@ final class SubjectCore<Element>: @unchecked Sendable {
         self.state.storeWord(Self.closedBit | Self.disposedBit)
         return nil
       }
-      guard let work = state.pending.popFirst() else {
-        self.state.storeWord(word & ~(Self.deliveringBit | Self.pendingBit))
-        return nil
+      var next: Event<Element>?
+      while next == nil, let work = state.pending.popFirst() {
+        switch work {
+        case .deliver(let event): next = event
+        case .add(let observer, let subscription):
+          // Checked under the lock, where `unsubscribe` marks it: exact.
+          if subscription.isActive { table.append(observer, subscription) }
+        case .remove(let subscription):
+          state.pendingRemovals -= 1
+          if let entry = table.remove(subscription) { removed.append(entry) }
+        }
       }
-      var kept = word & ~Self.pendingBit
-      if !state.pending.isEmpty { kept |= Self.pendingBit }
-      if case .remove = work {
-        state.pendingRemovals -= 1
-        if state.pendingRemovals == 0 { kept &= ~Self.removalsPendingBit }
+      var word = self.state.loadWord() & ~Self.pendingBit
+      if state.pendingRemovals == 0 { word &= ~Self.removalsPendingBit }
+      if next == nil {
+        word &= ~Self.deliveringBit
+      } else if !state.pending.isEmpty {
+        word |= Self.pendingBit
       }
-      self.state.storeWord(kept)
-      return work
+      self.state.storeWord(word)
+      return next
     }
     withExtendedLifetime(dropped) {}
-    return work
+    withExtendedLifetime(removed) {}
+    return event
   }
 
   /// Under the lock: claims delivery when nobody delivers (`true`); otherwise marks work as
@@ -285,50 +314,38 @@ final class SubjectCore<Element>: @unchecked Sendable {
     }
   }
 
-  /// Queues `work` (and `then`) if someone is delivering; otherwise claims delivery, queues `then`
-  /// and returns `work` for the caller to run outside the lock.
+  /// Queues `event` (and `then`) if someone is delivering; otherwise claims delivery, queues
+  /// `then` and returns `event` for the caller to deliver outside the lock.
   @inlinable
-  func claim(_ work: Work, then: Work? = nil, _ state: inout State) -> Work? {
+  func claim(_ event: Event<Element>, then: Event<Element>? = nil, _ state: inout State)
+    -> Event<Element>?
+  {
     if claimUnderLock() {
       if let then {
-        state.pending.append(then)
+        state.pending.append(.deliver(then))
         _ = self.state.fetchOrWord(Self.pendingBit)
       }
-      return work
+      return event
     }
-    state.pending.append(work)
-    if let then { state.pending.append(then) }
+    state.pending.append(.deliver(event))
+    if let then { state.pending.append(.deliver(then)) }
     return nil
   }
 
-  /// Holding the claim: runs `work`, then everything queued meanwhile, then releases the claim.
+  /// Holding the claim: delivers `first`, then everything queued meanwhile, then releases the
+  /// claim.
   @inlinable
-  func drain(_ first: Work) {
-    var work = first
+  func drain(_ first: Event<Element>) {
+    var event = first
     while true {
-      run(work)
-      guard let next = nextWork() else { return }
-      work = next
-    }
-  }
-
-  /// Holding the claim (no lock): does one piece of work.
-  @inlinable
-  func run(_ work: Work) {
-    switch work {
-    case .deliver(let event):
       deliverToTable(event)
       if event.isStopEvent {
         // The subject terminated: every observer has its terminal event; let them go.
         let entries = table.removeAll()
         withExtendedLifetime(entries) {}
       }
-    case .add(let observer, let subscription, let replay):
-      for event in replay where subscription.isActive { observer.on(event) }
-      if subscription.isActive { table.append(observer, subscription) }
-    case .remove(let subscription):
-      let entry = table.remove(subscription)
-      withExtendedLifetime(entry) {}
+      guard let next = nextEvent() else { return }
+      event = next
     }
   }
 
@@ -338,10 +355,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
     var subscription: SubjectSubscription?
     var finished: [Event<Element>] = []
-    let work = state.withLock { state -> Work? in
+    // The replay this thread delivers (see below), and the gate it delivers it through when
+    // another thread holds the claim.
+    var replaying: (events: [Event<Element>], gate: ReplayGate<Element>?)?
+    state.withLock { state in
       if state.isDisposed {
         finished = [.error(RxError.disposed(object: name))]
-        return nil
+        return
       }
       var replay: [Event<Element>]
       switch policy {
@@ -361,7 +381,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         // else delivers to it, and a queued replay could be dropped by a `dispose()`).
         replay.append(terminal)
         finished = replay
-        return nil
+        return
       }
       // The subscription holds the core and its entry in the table holds the subscription: a
       // cycle that unsubscribing breaks, or the owner's deinit disposing the core.
@@ -370,23 +390,41 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       state.subscribers += 1
       subscription = registered
-      if !replay.isEmpty {
-        // The subscribing thread delivers the replay itself, holding the claim.
-        return claim(.add(observer, registered, replay: replay), &state)
-      }
       if claimUnderLock() {
+        if !replay.isEmpty {
+          // Nobody was delivering: this thread delivers the replay holding the claim, then adds
+          // the entry (below).
+          replaying = (replay, nil)
+          return
+        }
         // Nobody was delivering, so nothing is queued: add the entry and release the claim within
-        // the lock, so that a subscribing thread never ends up delivering other threads' events
-        // (with an endless emitter it would never return).
+        // the lock, so that a subscribing thread never ends up delivering other threads' events.
         table.append(observer, registered)
         self.state.storeWord(self.state.loadWord() & ~Self.deliveringBit)
-        return nil
+        return
       }
-      state.pending.append(.add(observer, registered, replay: []))
-      return nil
+      if replay.isEmpty {
+        state.pending.append(.add(observer, registered))
+        return
+      }
+      // Someone delivers (another thread, or this one from inside an observer): the entry is
+      // queued behind the events accepted so far, which the replay already holds, and this thread
+      // delivers the replay now, through a gate that holds back the events that reach the entry
+      // before the replay is done.
+      let gate = ReplayGate(observer)
+      state.pending.append(.add(gate.observer, registered))
+      replaying = (replay, gate)
     }
     for event in finished { observer.on(event) }
-    if let work { drain(work) }
+    if let replaying, let subscription {
+      if let gate = replaying.gate {
+        gate.open(after: replaying.events, subscription)
+      } else {
+        for event in replaying.events where subscription.isActive { observer.on(event) }
+        if subscription.isActive { table.append(observer, subscription) }
+        finishDelivery()
+      }
+    }
     return subscription ?? Disposables.create()
   }
 
@@ -446,7 +484,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         self.state.fetchOrWord(Self.closedBit | Self.disposedBit) | Self.closedBit
         | Self.disposedBit
       // When nobody delivers, take the claim for a moment and let the table go; otherwise the
-      // delivering thread does that (`nextWork`) before it releases the claim.
+      // delivering thread does that (`nextEvent`) before it releases the claim.
       guard word & Self.deliveringBit == 0,
         self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
       else {
@@ -494,17 +532,75 @@ final class SubjectCore<Element>: @unchecked Sendable {
       var value = latest
       try transform(&value)
       var released: Element?
-      let outcome = state.withLock { state -> (committed: Bool, work: Work?) in
+      let outcome = state.withLock { state -> (committed: Bool, first: Event<Element>?) in
         if state.version != version { return (false, nil) }
         if state.isDisposed || state.terminal != nil { return (true, nil) }
         released = Self.replaceLatest(with: value, in: &state.buffer)
         state.version &+= 1
-        return (true, claim(.deliver(.next(value)), &state))
+        return (true, claim(.next(value), &state))
       }
       withExtendedLifetime(released) {}
       guard outcome.committed else { continue }
-      if let work = outcome.work { drain(work) }
+      if let first = outcome.first { drain(first) }
       return value
+    }
+  }
+}
+
+/// A new subscriber's replay, delivered by the subscribing thread while another thread holds
+/// its subject's delivery claim (see ``SubjectCore/subscribe(_:)``).
+///
+/// The subscriber's table entry is this gate's ``observer``. Until the subscribing thread has
+/// delivered the replay, the events the claim holder delivers to the entry are held back in
+/// ``inbox``; the subscribing thread then delivers them too, and opens the gate when none is left,
+/// after which events pass straight through (one atomic load more per event, for the life of the
+/// subscription). So the subscriber gets the replay, then every later event, once each, in order
+/// and one at a time, and the delivering thread never delivers another thread's replay.
+///
+/// `@unchecked Sendable`: the held-back events are guarded by `inbox`'s lock and the gate's state
+/// (0 closed, 1 open) is its atomic word, set under that lock; `target` is immutable.
+@usableFromInline
+final class ReplayGate<Element>: @unchecked Sendable {
+  @usableFromInline let target: AnyObserver<Element>
+  /// Events that reached the entry before the replay was done; word 1 once the gate is open.
+  @usableFromInline let inbox = Locked(RingQueue<Event<Element>>())
+
+  @inlinable
+  init(_ target: AnyObserver<Element>) {
+    self.target = target
+  }
+
+  /// The table entry's observer.
+  @inlinable
+  var observer: AnyObserver<Element> { AnyObserver(eventHandler: on) }
+
+  /// Called by the thread holding the claim: holds `event` back while the gate is closed,
+  /// otherwise delivers it.
+  @inlinable
+  func on(_ event: Event<Element>) {
+    if inbox.loadWord() == 0 {
+      let held = inbox.withLock { queue -> Bool in
+        if inbox.loadWord() != 0 { return false }
+        queue.append(event)
+        return true
+      }
+      if held { return }
+    }
+    target.on(event)
+  }
+
+  /// Called by the subscribing thread: delivers `replay`, then what was held back meanwhile
+  /// (while `subscription` is active), and opens the gate once nothing is held back.
+  @inlinable
+  func open(after replay: [Event<Element>], _ subscription: SubjectSubscription) {
+    for event in replay where subscription.isActive { target.on(event) }
+    while true {
+      let held = inbox.withLock { queue -> RingQueue<Event<Element>> in
+        if queue.isEmpty { inbox.storeWord(1) }
+        return queue.removeAll()
+      }
+      if held.isEmpty { return }
+      for event in held where subscription.isActive { target.on(event) }
     }
   }
 }

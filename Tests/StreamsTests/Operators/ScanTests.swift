@@ -91,8 +91,3 @@ struct ScanTests {
   }
 }
 
-/// Carries a value into the scheduler's `@Sendable` actions, which all run on the test's thread.
-private struct Unchecked<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

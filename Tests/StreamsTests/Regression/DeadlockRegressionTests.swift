@@ -62,13 +62,6 @@ private final class LockInversion: @unchecked Sendable {
   }
 }
 
-/// Moves a value that is not `Sendable` (an `Observable`) to the experiment's threads;
-/// subscribing from any thread is part of the Rx contract.
-private struct Unchecked<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
-
 /// A value shared between threads behind an `NSLock` (which ThreadSanitizer understands).
 private final class Guarded<Value>: @unchecked Sendable {
   private let lock = NSLock()

@@ -106,9 +106,8 @@ struct BehaviorSubjectTests {
     #expect(!subject.hasObservers)
   }
 
-  @Test("a subscription made during a delivery receives the value when that delivery ends")
+  @Test("a subscription made during a delivery receives the current value inside subscribe")
   func reentrantSubscribe() {
-    // A documented difference: RxSwift sends the current value synchronously inside `subscribe`.
     let subject = BehaviorSubject(value: 1)
     var log: [String] = []
     var inner: (any Disposable)?
@@ -121,7 +120,7 @@ struct BehaviorSubjectTests {
     })
     subject.onNext(2)
     subject.onNext(3)
-    #expect(log == ["outer 1", "outer 2", "subscribed", "inner 2", "outer 3", "inner 3"])
+    #expect(log == ["outer 1", "outer 2", "inner 2", "subscribed", "outer 3", "inner 3"])
     inner?.dispose()
     outer.dispose()
   }

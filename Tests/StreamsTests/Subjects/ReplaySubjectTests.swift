@@ -117,9 +117,8 @@ struct ReplaySubjectTests {
     #expect(res.events == [.next(300, 4), .next(340, 5)])
   }
 
-  @Test("a subscription made during a delivery receives the buffer when that delivery ends")
+  @Test("a subscription made during a delivery receives the buffer inside subscribe")
   func reentrantSubscribe() {
-    // A documented difference: RxSwift replays the buffer synchronously inside `subscribe`.
     let subject = ReplaySubject<Int>.create(bufferSize: 2)
     var log: [String] = []
     var inner: (any Disposable)?
@@ -134,7 +133,7 @@ struct ReplaySubjectTests {
     subject.onNext(2)
     subject.onNext(3)
     #expect(
-      log == ["outer 1", "outer 2", "subscribed", "inner 1", "inner 2", "outer 3", "inner 3"])
+      log == ["outer 1", "outer 2", "inner 1", "inner 2", "subscribed", "outer 3", "inner 3"])
     inner?.dispose()
     outer.dispose()
   }

@@ -98,4 +98,125 @@ struct SubjectCoreTests {
     #expect(elements == [0, 1, 2, 3])
     #expect(!watched.isActive)
   }
+
+  /// The liveness gap the reliability stress suite found: a thread delivering a subject's event
+  /// also applied the subscriptions and disposals other threads queued meanwhile, one per lock
+  /// round, so four threads subscribing and disposing in a loop kept its `onNext` from ever
+  /// returning (a CI run hung with 5.5 GB queued). The churning threads here run until that
+  /// `onNext` has returned; a watchdog turns a hang into a failure (and then stops them).
+  @Test(
+    "a delivering onNext returns while other threads subscribe and dispose without pause",
+    arguments: ["PublishSubject", "BehaviorSubject", "ReplaySubject"])
+  func deliveryReturnsUnderChurn(kind: String) {
+    // Subscribed to from the churning threads: subscribing from any thread is part of the contract.
+    let (observable, observer): (Unchecked<Observable<Int>>, AnyObserver<Int>) =
+      switch kind {
+      case "PublishSubject":
+        { (Unchecked($0.asObservable()), $0.asObserver()) }(PublishSubject<Int>())
+      case "BehaviorSubject":
+        { (Unchecked($0.asObservable()), $0.asObserver()) }(BehaviorSubject(value: 0))
+      default:
+        { (Unchecked($0.asObservable()), $0.asObserver()) }(
+          ReplaySubject<Int>.create(bufferSize: 2))
+      }
+    let churners = 4
+    let stop = Flag()
+    let rounds = (0..<churners).map { _ in Counter() }
+    let churning = DispatchGroup()
+    let started = DispatchSemaphore(value: 0)
+    // The first element starts the churning threads from inside its delivery and returns once
+    // each has made a good number of rounds, so that their changes are queued for this thread.
+    let held = observable.value.subscribe(onNext: { element in
+      guard element == 1 else { return }
+      for index in 0..<churners {
+        churning.enter()
+        Thread {
+          while !stop.isSet {
+            let subscription = observable.value.subscribe(onNext: { _ in }, isolation: nil)
+            subscription.dispose()
+            rounds[index].increment()
+          }
+          churning.leave()
+        }.start()
+      }
+      while rounds.contains(where: { $0.value < 200 }) { sched_yield() }
+      started.signal()
+    })
+    let delivered = spawn { observer.onNext(1) }
+    started.wait()
+    let returned = delivered.wait(timeout: .now() + .seconds(60)) == .success
+    #expect(returned, "onNext did not return while other threads churned subscriptions")
+    stop.set()
+    churning.wait()
+    if !returned { delivered.wait() }
+    #expect(rounds.allSatisfy { $0.value >= 200 })
+    held.dispose()
+  }
+
+  /// A subscriber with replay that subscribes while another thread delivers gets its replay on its
+  /// own thread, inside `subscribe` (as in RxSwift), and the events the delivering thread sends its
+  /// entry meanwhile are held back and delivered after the replay, in order, by the subscribing
+  /// thread.
+  @Test("a replay subscriber arriving during another thread's delivery gets the replay first")
+  func replayDuringOtherThreadsDelivery() {
+    let subject = BehaviorSubject(value: 0)
+    let first = Log()
+    let go = DispatchSemaphore(value: 0)
+    let reached = DispatchSemaphore(value: 0)
+    let firstSubscription = subject.subscribe(onNext: { element in
+      first.append(element)
+      if element == 1 {
+        reached.signal()
+        go.wait()
+      }
+    })
+    // Another thread delivers 1 and stays inside the first observer's call.
+    let delivered = spawn { subject.onNext(1) }
+    reached.wait()
+
+    let second = Log()
+    let subscribing = Flag()
+    let deliveredReturned = Flag()
+    let heldBack = Flag()
+    subscribing.set()
+    let secondSubscription = subject.subscribe(onNext: { element in
+      second.append(element)
+      if element == 1 {
+        // The replay, on this thread. 2 is queued behind this subscriber's entry (the other
+        // thread holds the claim); the other thread delivers it once released, to the first
+        // observer and to the gate, which holds it back: its `onNext(1)` then returns.
+        subject.onNext(2)
+        go.signal()
+        delivered.wait()
+        deliveredReturned.set()
+      } else if element == 2 {
+        // Delivered by this thread from the gate, still inside `subscribe`.
+        if subscribing.isSet && deliveredReturned.isSet { heldBack.set() }
+      }
+    })
+    subscribing.clear()
+    #expect(heldBack.isSet, "2 was not held back for the subscribing thread")
+    subject.onNext(3)
+    #expect(first.values == [0, 1, 2, 3])
+    #expect(second.values == [1, 2, 3])
+    secondSubscription.dispose()
+    firstSubscription.dispose()
+  }
+}
+
+/// A flag shared between threads, behind an `NSLock`.
+private final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  func clear() { lock.withLock { value = false } }
+  var isSet: Bool { lock.withLock { value } }
+}
+
+/// A counter shared between threads, behind an `NSLock`.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }
