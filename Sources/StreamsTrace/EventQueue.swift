@@ -28,6 +28,12 @@ struct QueuedEvent {
   /// Where a `.value` event's value goes: the emitting node's (or the subject's) values, which
   /// the recorder's state holds until two trims after the node is merged and forgotten.
   var cell: Unmanaged<NodeValues>?
+  /// A send's or a delivery's plain element for the ring of deliveries: its type (as a word; 0
+  /// for none) and bytes (see ``TraceValue/plainWords(of:)``). A string or a description is
+  /// queued beside the event instead.
+  var valueType: Int = 0
+  var first: UInt64 = 0
+  var second: UInt64 = 0
 }
 
 /// An element or error kept for the trace, to be described when the graph is read, on the

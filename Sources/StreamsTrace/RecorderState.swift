@@ -72,7 +72,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   }
 }
 
-/// A delivery kept in the ring (plain data: its element, if kept, is beside it).
+/// A delivery kept in the ring (plain data: its element, when plain, is kept as its type and
+/// bytes; a string or description is beside it).
 struct RingEntry {
   var id: UInt64
   var from: UInt64
@@ -83,6 +84,10 @@ struct RingEntry {
   var thread: UInt32
   var event: TraceGraph.EventKind
   var hop: TraceGraph.Hop
+  /// The plain element's type (as a word; 0 for none) and bytes.
+  var valueType: Int
+  var first: UInt64
+  var second: UInt64
 }
 
 /// An object held weakly, to tell whether an owner is gone.
@@ -150,8 +155,9 @@ struct RecorderState {
   /// Nodes whose upstreams are not all known yet.
   var provisional: Set<UInt64> = []
   var ring: [RingEntry] = []
-  /// The elements of the deliveries in `ring`, at the same positions, when values are recorded.
-  var ringValues: [Payload?] = []
+  /// The strings and descriptions of the deliveries in `ring`, by position (a plain element is
+  /// in its entry).
+  var ringTexts: [Int: TraceValue] = [:]
   /// Where the next delivery goes once the ring is full.
   var ringHead = 0
   var nextSubscription: UInt64 = 1
@@ -443,20 +449,15 @@ struct RecorderState {
       }
       return
     }
-    let toRing = configuration.recentDeliveries > 0
-    if let queued {
-      if toRing {
-        record(event, value: queued.move())
-      } else {
-        queued.deinitialize(count: 1)
-      }
-    } else if toRing {
+    if configuration.recentDeliveries > 0 {
       let position = record(event)
-      if position < ringValues.count {
-        ringValues[position] = nil
-      } else if position == ringValues.count, configuration.recentValues > 0 {
-        ringValues.append(nil)
+      if let queued {
+        ringTexts[position] = queued.move().value
+      } else if !ringTexts.isEmpty {
+        ringTexts[position] = nil
       }
+    } else if let queued {
+      queued.deinitialize(count: 1)
     }
     if event.kind == .send, event.from != 0 {
       update(
@@ -466,24 +467,14 @@ struct RecorderState {
     }
   }
 
-  /// Puts a send or a delivery in the ring, with its value when values are kept.
-  private mutating func record(_ event: QueuedEvent, value: consuming Payload) {
-    let position = record(event)
-    guard configuration.recentValues > 0 else { return }
-    if position == ringValues.count {
-      ringValues.append(value)
-    } else {
-      ringValues[position] = value
-    }
-  }
-
-  /// Puts a send or a delivery in the ring; returns its position. A value kept at that position
-  /// from before is the caller's to replace.
+  /// Puts a send or a delivery in the ring, with its plain element if it has one; returns its
+  /// position. A string or description kept at that position from before is the caller's to
+  /// replace.
   private mutating func record(_ event: QueuedEvent) -> Int {
     let entry = RingEntry(
       id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
       cause: event.cause, time: event.time, thread: event.thread, event: event.event,
-      hop: event.hop)
+      hop: event.hop, valueType: event.valueType, first: event.first, second: event.second)
     if ring.count < configuration.recentDeliveries {
       ring.append(entry)
       return ring.count - 1
@@ -561,7 +552,15 @@ struct RecorderState {
             thread: entry.thread, time: entry.time)
         }),
       nodeValues: nodeValues,
-      deliveryValues: ringValues.isEmpty ? [] : order.map { ringValues[$0] })
+      deliveryValues: configuration.recentValues == 0
+        ? []
+        : order.map { position in
+          let entry = ring[position]
+          guard entry.valueType != 0 else { return ringTexts[position] }
+          return TraceValue(
+            plainType: unsafeBitCast(entry.valueType, to: Any.Type.self),
+            words: (entry.first, entry.second))
+        })
   }
 
   /// A graph whose elements are not described yet.
@@ -570,7 +569,7 @@ struct RecorderState {
     /// Each node's values, in the order of `graph.nodes`.
     var nodeValues: [[TraceValue]]
     /// Each delivery's element, in the order of `graph.deliveries`.
-    var deliveryValues: [Payload?]
+    var deliveryValues: [TraceValue?]
 
     /// The graph with every element described.
     func described() -> TraceGraph {
@@ -579,7 +578,7 @@ struct RecorderState {
         graph.nodes[index].recentValues = nodeValues[index].map(\.description)
       }
       for index in deliveryValues.indices {
-        graph.deliveries[index].value = deliveryValues[index].map { $0.value.description }
+        graph.deliveries[index].value = deliveryValues[index].map(\.description)
       }
       return graph
     }
