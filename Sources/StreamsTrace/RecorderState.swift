@@ -76,6 +76,8 @@ final class SubscriptionRecord: @unchecked Sendable {
 /// bytes; a string or description is beside it).
 struct RingEntry {
   var id: UInt64
+  /// The sender or the delivering node; 0 for a send made outside any delivery, which reads as
+  /// from the subject itself.
   var from: UInt64
   var to: UInt64
   /// 0 for none.
@@ -88,6 +90,47 @@ struct RingEntry {
   var valueType: Int
   var first: UInt64
   var second: UInt64
+}
+
+/// The ring of recent deliveries: the last `capacity` sends (and timeline deliveries) taken in,
+/// in plain memory.
+///
+/// `@unchecked Sendable`: it is only touched under the recorder's lock.
+final class DeliveryRing: @unchecked Sendable {
+  let capacity: Int
+  private let entries: UnsafeMutablePointer<RingEntry>
+  /// How many entries are kept (up to `capacity`).
+  @exclusivity(unchecked) private(set) var count = 0
+  /// Where the next entry goes once the ring is full.
+  @exclusivity(unchecked) private var head = 0
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    entries = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    entries.deallocate()
+  }
+
+  /// The positions of the entries kept.
+  var positions: Range<Int> { 0..<count }
+
+  subscript(position: Int) -> RingEntry { entries[position] }
+
+  /// Keeps `entry` in place of the oldest one once the ring is full; returns its position.
+  @inline(__always)
+  func append(_ entry: RingEntry) -> Int {
+    if count < capacity {
+      (entries + count).initialize(to: entry)
+      count += 1
+      return count - 1
+    }
+    let position = head
+    entries[position] = entry
+    head = position + 1 == capacity ? 0 : position + 1
+    return position
+  }
 }
 
 /// An object held weakly, to tell whether an owner is gone.
@@ -154,18 +197,17 @@ struct RecorderState {
   var canonical: [NodeShape: UInt64] = [:]
   /// Nodes whose upstreams are not all known yet.
   var provisional: Set<UInt64> = []
-  var ring: [RingEntry] = []
+  let ring: DeliveryRing
   /// The strings and descriptions of the deliveries in `ring`, by position (a plain element is
   /// in its entry).
   var ringTexts: [Int: TraceValue] = [:]
-  /// Where the next delivery goes once the ring is full.
-  var ringHead = 0
   var nextSubscription: UInt64 = 1
   /// The threads' queues of what they recorded without the lock.
   var queues: [EventQueue] = []
 
   init(configuration: TraceConfiguration) {
     self.configuration = configuration
+    ring = DeliveryRing(capacity: configuration.recentDeliveries)
   }
 
   struct EdgeKey: Hashable {
@@ -389,7 +431,8 @@ struct RecorderState {
       named.insert(record.node)
       named.insert(record.subscriber)
     }
-    for entry in ring {
+    for position in ring.positions {
+      let entry = ring[position]
       named.insert(entry.from)
       named.insert(entry.to)
     }
@@ -471,18 +514,7 @@ struct RecorderState {
   /// position. A string or description kept at that position from before is the caller's to
   /// replace.
   private mutating func record(_ event: QueuedEvent) -> Int {
-    let entry = RingEntry(
-      id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
-      cause: event.cause, time: event.time, thread: event.thread, event: event.event,
-      hop: event.hop, valueType: event.valueType, first: event.first, second: event.second)
-    if ring.count < configuration.recentDeliveries {
-      ring.append(entry)
-      return ring.count - 1
-    }
-    let position = ringHead
-    ring[position] = entry
-    ringHead = (ringHead + 1) % configuration.recentDeliveries
-    return position
+    ring.append(event.entry)
   }
 
   private mutating func update(
@@ -533,7 +565,7 @@ struct RecorderState {
     // Whether owners are gone is asked after unlocking (see `TraceRecorder.graph`): loading a
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
-    var order = Array(ring.indices)
+    var order = Array(ring.positions)
     order.sort { ring[$0].id < ring[$1].id }
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
     let nodeValues = sortedNodes.map { values[$0.id]?.target.ordered ?? [] }
@@ -547,7 +579,8 @@ struct RecorderState {
         deliveries: order.map { position in
           let entry = ring[position]
           return TraceGraph.Delivery(
-            id: entry.id, from: canonicalID(entry.from), to: canonicalID(entry.to),
+            id: entry.id, from: canonicalID(entry.from == 0 ? entry.to : entry.from),
+            to: canonicalID(entry.to),
             event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop,
             thread: entry.thread, time: entry.time)
         }),

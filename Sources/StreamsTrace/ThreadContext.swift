@@ -109,9 +109,23 @@ struct ThreadContext {
     fineTime: Bool
   ) {
     let depth = state.pointee.depth
+    if _slowPath(depth == 0 || depth == state.pointee.capacity) {
+      return pushFirstOrGrowing(kind, node: node, delivery: delivery, via: via, fineTime: fineTime)
+    }
+    state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
+    state.pointee.depth = depth + 1
+  }
+
+  /// ``push(_:node:delivery:via:fineTime:)`` on an empty stack (which reads the clock) or a full
+  /// one (which grows it), out of line.
+  @inline(never)
+  private func pushFirstOrGrowing(
+    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: TraceGraph.Hop, fineTime: Bool
+  ) {
+    let depth = state.pointee.depth
     if depth == 0 {
       state.pointee.time = fineTime ? Clock.now : Clock.coarse
-    } else if depth == state.pointee.capacity {
+    } else {
       grow()
     }
     state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)

@@ -287,9 +287,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       return enqueue(event, payload: Payload(value), in: context)
     }
     var event = event
-    event.valueType = unsafeBitCast(plain.type, to: Int.self)
-    event.first = plain.words.0
-    event.second = plain.words.1
+    event.setValue(type: plain.type, plain.words.0, plain.words.1)
     enqueue(event, in: context)
   }
 
@@ -402,18 +400,26 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
 
   func beginPlain(_ type: any Any.Type, _ first: UInt64, _ second: UInt64) {
     let context = ThreadContext.current
+    guard !timeline else { return beginTimeline(type, first, second, in: context) }
+    let parent = context.currentDeliveryFrame
+    // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
+    context.push(
+      .delivering, node: record.subscriber, delivery: parent?.delivery ?? 0,
+      via: parent?.via ?? .direct, fineTime: false)
+    record.count(at: context.time)
+    if let values = record.valuesRef, record.reportsValues {
+      recorder.keep(plain: type, first, second, in: values)
+    }
+  }
+
+  /// ``beginPlain(_:_:_:)`` in timeline mode, out of line.
+  @inline(never)
+  private func beginTimeline(
+    _ type: any Any.Type, _ first: UInt64, _ second: UInt64, in context: ThreadContext
+  ) {
     let parent = context.currentDeliveryFrame
     let cause = parent?.delivery ?? 0
     let via = parent?.via ?? .direct
-    guard timeline else {
-      context.push(
-        .delivering, node: record.subscriber, delivery: cause, via: via, fineTime: false)
-      record.count(at: context.time)
-      if let values = record.valuesRef, record.reportsValues {
-        recorder.keep(plain: type, first, second, in: values)
-      }
-      return
-    }
     let delivery = recorder.nextDeliveryID()
     let now = Clock.now
     context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
@@ -426,9 +432,7 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
         recorder.keep(plain: type, first, second, in: values)
       }
       if recorder.ringKeepsValues {
-        event.valueType = unsafeBitCast(type, to: Int.self)
-        event.first = first
-        event.second = second
+        event.setValue(type: type, first, second)
       }
     }
     recorder.enqueue(event, in: context)
@@ -605,9 +609,7 @@ extension TraceRecorder: DirectTraceSender {
     if recordsValues {
       if let values { keep(plain: type, first, second, in: values) }
       if ringKeepsValues {
-        event.valueType = unsafeBitCast(type, to: Int.self)
-        event.first = first
-        event.second = second
+        event.setValue(type: type, first, second)
       }
     }
     enqueue(event, in: context)
