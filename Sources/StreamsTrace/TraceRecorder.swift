@@ -165,7 +165,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   ) {
     beginSend(kind, value: value, into: subject, node: node)
     deliver()
-    endSend()
+    ThreadContext.current.pop()
   }
 
   public func hop(_ kind: TraceHopKind) -> (any TraceHop)? {
@@ -438,10 +438,6 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
     recorder.enqueue(event, in: context)
   }
 
-  func end() {
-    ThreadContext.current.pop()
-  }
-
   @inline(__always)
   private func event(_ kind: TraceEventKind, value: () -> TraceValue?, in context: ThreadContext) {
     let parent = context.currentDeliveryFrame
@@ -630,9 +626,5 @@ extension TraceRecorder: DirectTraceSender {
     } else {
       enqueue(event, in: context)
     }
-  }
-
-  @usableFromInline package func endSend() {
-    ThreadContext.current.pop()
   }
 }

@@ -202,7 +202,7 @@ public class Observable<Element>: ObservableType {
             direct.begin(event.traceKind, value: { event.traceValue() })
           }
           observer.on(event)
-          direct.end()
+          Tracing.endDirect()
         })
     } else {
       disposable = produce(

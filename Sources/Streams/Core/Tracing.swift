@@ -348,6 +348,11 @@ public enum Tracing {
   @inlinable
   static func nextID() -> UInt64 { UInt64(ids.increment()) }
 
+  /// Ends a delivery or a send begun through a ``DirectTraceSubscription`` or a
+  /// ``DirectTraceSender``: pops the frame its `begin` pushed.
+  @inlinable
+  static func endDirect() { streams_trace_pop() }
+
   /// Sends `event` into `subject` through the tracer, which calls `deliver`.
   @inlinable
   static func send<Element>(
@@ -375,7 +380,7 @@ public enum Tracing {
         node: { subject.traceNode })
     }
     deliver()
-    sender.endSend()
+    endDirect()
   }
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`
