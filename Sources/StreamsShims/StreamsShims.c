@@ -14,6 +14,7 @@
 intptr_t streams_tracing_installed = 0;
 
 _Thread_local void *streams_trace_thread_state = 0;
+_Thread_local intptr_t streams_trace_depth = 0;
 
 _Thread_local void *streams_trampoline = 0;
 

@@ -14,20 +14,43 @@ struct QueuedEvent {
     case value
   }
 
+  /// The event as the ring of deliveries keeps it, so that taking it in is one copy: its id (a
+  /// value's stamp among its node's, ``NodeValues``), ends, cause, time, thread, and plain
+  /// element (a string or a description is queued beside the event instead).
+  var entry: RingEntry
   var kind: Kind
-  var event: TraceGraph.EventKind
-  var hop: TraceGraph.Hop
-  var thread: UInt32
-  /// The send's or the delivery's id; a value's stamp among its node's (``NodeValues``).
-  var delivery: UInt64
-  var from: UInt64
-  var to: UInt64
-  /// 0 for none.
-  var cause: UInt64
-  var time: UInt64
   /// Where a `.value` event's value goes: the emitting node's (or the subject's) values, which
   /// the recorder's state holds until two trims after the node is merged and forgotten.
   var cell: Unmanaged<NodeValues>?
+
+  @inline(__always)
+  init(
+    kind: Kind, event: TraceGraph.EventKind, hop: TraceGraph.Hop, thread: UInt32,
+    delivery: UInt64, from: UInt64, to: UInt64, cause: UInt64, time: UInt64,
+    cell: Unmanaged<NodeValues>?
+  ) {
+    entry = RingEntry(
+      id: delivery, from: from, to: to, cause: cause, time: time, thread: thread, event: event,
+      hop: hop, valueType: 0, first: 0, second: 0)
+    self.kind = kind
+    self.cell = cell
+  }
+
+  var delivery: UInt64 { entry.id }
+  var from: UInt64 { entry.from }
+  var to: UInt64 { entry.to }
+  /// 0 for none.
+  var cause: UInt64 { entry.cause }
+  var time: UInt64 { entry.time }
+
+  /// Sets the plain element of `type` whose bytes are `first` and `second` (see
+  /// ``TraceValue/plain``).
+  @inline(__always)
+  mutating func setValue(type: any Any.Type, _ first: UInt64, _ second: UInt64) {
+    entry.valueType = unsafeBitCast(type, to: Int.self)
+    entry.first = first
+    entry.second = second
+  }
 }
 
 /// An element or error kept for the trace, to be described when the graph is read, on the

@@ -88,6 +88,14 @@ final class NodeValues: @unchecked Sendable {
     return true
   }
 
+  /// Keeps the plain value of `type` whose bytes are `first` and `second`.
+  @inline(__always)
+  func write(type: any Any.Type, _ first: UInt64, _ second: UInt64) {
+    write(
+      type: unsafeBitCast(type, to: Int.self), Int(bitPattern: UInt(first)),
+      Int(bitPattern: UInt(second)))
+  }
+
   @inline(__always)
   private func write(type: Int, _ first: Int, _ second: Int) {
     let stamp = nextStamp()

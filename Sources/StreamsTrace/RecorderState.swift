@@ -72,9 +72,12 @@ final class SubscriptionRecord: @unchecked Sendable {
   }
 }
 
-/// A delivery kept in the ring (plain data: its element, if kept, is beside it).
+/// A delivery kept in the ring (plain data: its element, when plain, is kept as its type and
+/// bytes; a string or description is beside it).
 struct RingEntry {
   var id: UInt64
+  /// The sender or the delivering node; 0 for a send made outside any delivery, which reads as
+  /// from the subject itself.
   var from: UInt64
   var to: UInt64
   /// 0 for none.
@@ -83,6 +86,51 @@ struct RingEntry {
   var thread: UInt32
   var event: TraceGraph.EventKind
   var hop: TraceGraph.Hop
+  /// The plain element's type (as a word; 0 for none) and bytes.
+  var valueType: Int
+  var first: UInt64
+  var second: UInt64
+}
+
+/// The ring of recent deliveries: the last `capacity` sends (and timeline deliveries) taken in,
+/// in plain memory.
+///
+/// `@unchecked Sendable`: it is only touched under the recorder's lock.
+final class DeliveryRing: @unchecked Sendable {
+  let capacity: Int
+  private let entries: UnsafeMutablePointer<RingEntry>
+  /// How many entries are kept (up to `capacity`).
+  @exclusivity(unchecked) private(set) var count = 0
+  /// Where the next entry goes once the ring is full.
+  @exclusivity(unchecked) private var head = 0
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    entries = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    entries.deallocate()
+  }
+
+  /// The positions of the entries kept.
+  var positions: Range<Int> { 0..<count }
+
+  subscript(position: Int) -> RingEntry { entries[position] }
+
+  /// Keeps `entry` in place of the oldest one once the ring is full; returns its position.
+  @inline(__always)
+  func append(_ entry: RingEntry) -> Int {
+    if count < capacity {
+      (entries + count).initialize(to: entry)
+      count += 1
+      return count - 1
+    }
+    let position = head
+    entries[position] = entry
+    head = position + 1 == capacity ? 0 : position + 1
+    return position
+  }
 }
 
 /// An object held weakly, to tell whether an owner is gone.
@@ -149,17 +197,17 @@ struct RecorderState {
   var canonical: [NodeShape: UInt64] = [:]
   /// Nodes whose upstreams are not all known yet.
   var provisional: Set<UInt64> = []
-  var ring: [RingEntry] = []
-  /// The elements of the deliveries in `ring`, at the same positions, when values are recorded.
-  var ringValues: [Payload?] = []
-  /// Where the next delivery goes once the ring is full.
-  var ringHead = 0
+  let ring: DeliveryRing
+  /// The strings and descriptions of the deliveries in `ring`, by position (a plain element is
+  /// in its entry).
+  var ringTexts: [Int: TraceValue] = [:]
   var nextSubscription: UInt64 = 1
   /// The threads' queues of what they recorded without the lock.
   var queues: [EventQueue] = []
 
   init(configuration: TraceConfiguration) {
     self.configuration = configuration
+    ring = DeliveryRing(capacity: configuration.recentDeliveries)
   }
 
   struct EdgeKey: Hashable {
@@ -383,7 +431,8 @@ struct RecorderState {
       named.insert(record.node)
       named.insert(record.subscriber)
     }
-    for entry in ring {
+    for position in ring.positions {
+      let entry = ring[position]
       named.insert(entry.from)
       named.insert(entry.to)
     }
@@ -443,20 +492,15 @@ struct RecorderState {
       }
       return
     }
-    let toRing = configuration.recentDeliveries > 0
-    if let queued {
-      if toRing {
-        record(event, value: queued.move())
-      } else {
-        queued.deinitialize(count: 1)
-      }
-    } else if toRing {
+    if configuration.recentDeliveries > 0 {
       let position = record(event)
-      if position < ringValues.count {
-        ringValues[position] = nil
-      } else if position == ringValues.count, configuration.recentValues > 0 {
-        ringValues.append(nil)
+      if let queued {
+        ringTexts[position] = queued.move().value
+      } else if !ringTexts.isEmpty {
+        ringTexts[position] = nil
       }
+    } else if let queued {
+      queued.deinitialize(count: 1)
     }
     if event.kind == .send, event.from != 0 {
       update(
@@ -466,32 +510,11 @@ struct RecorderState {
     }
   }
 
-  /// Puts a send or a delivery in the ring, with its value when values are kept.
-  private mutating func record(_ event: QueuedEvent, value: consuming Payload) {
-    let position = record(event)
-    guard configuration.recentValues > 0 else { return }
-    if position == ringValues.count {
-      ringValues.append(value)
-    } else {
-      ringValues[position] = value
-    }
-  }
-
-  /// Puts a send or a delivery in the ring; returns its position. A value kept at that position
-  /// from before is the caller's to replace.
+  /// Puts a send or a delivery in the ring, with its plain element if it has one; returns its
+  /// position. A string or description kept at that position from before is the caller's to
+  /// replace.
   private mutating func record(_ event: QueuedEvent) -> Int {
-    let entry = RingEntry(
-      id: event.delivery, from: event.from == 0 ? event.to : event.from, to: event.to,
-      cause: event.cause, time: event.time, thread: event.thread, event: event.event,
-      hop: event.hop)
-    if ring.count < configuration.recentDeliveries {
-      ring.append(entry)
-      return ring.count - 1
-    }
-    let position = ringHead
-    ring[position] = entry
-    ringHead = (ringHead + 1) % configuration.recentDeliveries
-    return position
+    ring.append(event.entry)
   }
 
   private mutating func update(
@@ -542,7 +565,7 @@ struct RecorderState {
     // Whether owners are gone is asked after unlocking (see `TraceRecorder.graph`): loading a
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
-    var order = Array(ring.indices)
+    var order = Array(ring.positions)
     order.sort { ring[$0].id < ring[$1].id }
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
     let nodeValues = sortedNodes.map { values[$0.id]?.target.ordered ?? [] }
@@ -556,12 +579,21 @@ struct RecorderState {
         deliveries: order.map { position in
           let entry = ring[position]
           return TraceGraph.Delivery(
-            id: entry.id, from: canonicalID(entry.from), to: canonicalID(entry.to),
+            id: entry.id, from: canonicalID(entry.from == 0 ? entry.to : entry.from),
+            to: canonicalID(entry.to),
             event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop,
             thread: entry.thread, time: entry.time)
         }),
       nodeValues: nodeValues,
-      deliveryValues: ringValues.isEmpty ? [] : order.map { ringValues[$0] })
+      deliveryValues: configuration.recentValues == 0
+        ? []
+        : order.map { position in
+          let entry = ring[position]
+          guard entry.valueType != 0 else { return ringTexts[position] }
+          return TraceValue(
+            plainType: unsafeBitCast(entry.valueType, to: Any.Type.self),
+            words: (entry.first, entry.second))
+        })
   }
 
   /// A graph whose elements are not described yet.
@@ -570,7 +602,7 @@ struct RecorderState {
     /// Each node's values, in the order of `graph.nodes`.
     var nodeValues: [[TraceValue]]
     /// Each delivery's element, in the order of `graph.deliveries`.
-    var deliveryValues: [Payload?]
+    var deliveryValues: [TraceValue?]
 
     /// The graph with every element described.
     func described() -> TraceGraph {
@@ -579,7 +611,7 @@ struct RecorderState {
         graph.nodes[index].recentValues = nodeValues[index].map(\.description)
       }
       for index in deliveryValues.indices {
-        graph.deliveries[index].value = deliveryValues[index].map { $0.value.description }
+        graph.deliveries[index].value = deliveryValues[index].map(\.description)
       }
       return graph
     }

@@ -44,9 +44,9 @@ struct ThreadContext {
   }
 
   struct State {
-    /// The frames, innermost last: `depth` of them in `frames`, which holds `capacity`.
+    /// The frames, innermost last: `streams_trace_depth` of them (a C thread-local variable, so
+    /// that the core pops a delivery's frame inline) in `frames`, which holds `capacity`.
     var frames: UnsafeMutablePointer<Frame>
-    var depth = 0
     var capacity: Int
     /// When the outermost frame was pushed: the time of everything under it.
     var time: UInt64 = 0
@@ -93,10 +93,10 @@ struct ThreadContext {
   let state: UnsafeMutablePointer<State>
 
   /// How many frames are on the stack.
-  var depth: Int { state.pointee.depth }
+  var depth: Int { streams_trace_depth_get() }
   /// The innermost frame, if any.
   var top: Frame? {
-    let depth = state.pointee.depth
+    let depth = streams_trace_depth_get()
     return depth == 0 ? nil : state.pointee.frames[depth - 1]
   }
   var time: UInt64 { state.pointee.time }
@@ -108,20 +108,34 @@ struct ThreadContext {
     _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: TraceGraph.Hop = .direct,
     fineTime: Bool
   ) {
-    let depth = state.pointee.depth
+    let depth = streams_trace_depth_get()
+    if _slowPath(depth == 0 || depth == state.pointee.capacity) {
+      return pushFirstOrGrowing(kind, node: node, delivery: delivery, via: via, fineTime: fineTime)
+    }
+    state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
+    streams_trace_depth_set(depth + 1)
+  }
+
+  /// ``push(_:node:delivery:via:fineTime:)`` on an empty stack (which reads the clock) or a full
+  /// one (which grows it), out of line.
+  @inline(never)
+  private func pushFirstOrGrowing(
+    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: TraceGraph.Hop, fineTime: Bool
+  ) {
+    let depth = streams_trace_depth_get()
     if depth == 0 {
       state.pointee.time = fineTime ? Clock.now : Clock.coarse
-    } else if depth == state.pointee.capacity {
+    } else {
       grow()
     }
     state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
-    state.pointee.depth = depth + 1
+    streams_trace_depth_set(depth + 1)
   }
 
   private func grow() {
     let capacity = state.pointee.capacity * 2
     let frames = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
-    frames.moveInitialize(from: state.pointee.frames, count: state.pointee.depth)
+    frames.moveInitialize(from: state.pointee.frames, count: streams_trace_depth_get())
     state.pointee.frames.deallocate()
     state.pointee.frames = frames
     state.pointee.capacity = capacity
@@ -129,13 +143,14 @@ struct ThreadContext {
 
   @inline(__always)
   func pop() {
-    precondition(state.pointee.depth > 0, "StreamsTrace: a frame was popped that was not pushed")
-    state.pointee.depth -= 1
+    precondition(
+      streams_trace_depth_get() > 0, "StreamsTrace: a frame was popped that was not pushed")
+    streams_trace_depth_set(streams_trace_depth_get() - 1)
   }
 
   /// Pops frames until `depth` are left.
   func pop(to depth: Int) {
-    state.pointee.depth = Swift.min(state.pointee.depth, depth)
+    streams_trace_depth_set(Swift.min(streams_trace_depth_get(), depth))
   }
 
   /// The node that a subscription made now is made by: the node subscribing, or the receiver of
@@ -147,7 +162,7 @@ struct ThreadContext {
   /// The innermost delivery frame (a delivery or a hop), if any.
   @inline(__always)
   var currentDeliveryFrame: Frame? {
-    var index = state.pointee.depth
+    var index = streams_trace_depth_get()
     let frames = state.pointee.frames
     while index > 0 {
       index -= 1

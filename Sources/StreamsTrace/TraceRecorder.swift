@@ -163,32 +163,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,
     node: () -> TraceNode, _ deliver: () -> Void
   ) {
-    let context = ThreadContext.current
-    _ = queue(of: context)
-    let parent = context.currentDeliveryFrame
-    let known = self.subject(subject, node: node, in: context)
-    let delivery = nextDeliveryID()
-    context.push(.delivering, node: known.canonical, delivery: delivery, fineTime: timeline)
-    let event = QueuedEvent(
-      kind: .send, event: TraceGraph.EventKind(kind),
-      hop: parent?.via ?? .direct, thread: context.number,
-      delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
-      cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
-      cell: nil)
-    if recordsValues, let made = value() {
-      if let values = known.values {
-        keep(made, in: values, from: event.from, to: event.to, cause: event.cause, in: context)
-      }
-      if ringKeepsValues {
-        enqueue(event, payload: Payload(made), in: context)
-      } else {
-        enqueue(event, in: context)
-      }
-    } else {
-      enqueue(event, in: context)
-    }
+    beginSend(kind, value: value, into: subject, node: node)
     deliver()
-    context.pop()
+    ThreadContext.current.pop()
   }
 
   public func hop(_ kind: TraceHopKind) -> (any TraceHop)? {
@@ -207,6 +184,27 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   }
 
   // MARK: Per event
+
+  /// Begins a send into `subject` on the thread of `context`: pushes its frame and returns the
+  /// event to queue for it, with where the subject's values go.
+  @inline(__always)
+  private func startSend(
+    _ kind: TraceEventKind, into subject: UInt64, node: () -> TraceNode,
+    in context: ThreadContext
+  ) -> (QueuedEvent, Unmanaged<NodeValues>?) {
+    _ = queue(of: context)
+    let parent = context.currentDeliveryFrame
+    let known = self.subject(subject, node: node, in: context)
+    let delivery = nextDeliveryID()
+    context.push(.delivering, node: known.canonical, delivery: delivery, fineTime: timeline)
+    let event = QueuedEvent(
+      kind: .send, event: TraceGraph.EventKind(kind),
+      hop: parent?.via ?? .direct, thread: context.number,
+      delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
+      cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
+      cell: nil)
+    return (event, known.values)
+  }
 
   /// A new delivery id.
   @inline(__always)
@@ -281,6 +279,29 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event, value: payload) }
   }
 
+  /// Queues `event` with `value`: a plain value's type and bytes in the event itself, a string or
+  /// a description beside it (see ``enqueue(_:in:)``).
+  @inline(__always)
+  func enqueue(_ event: QueuedEvent, value: TraceValue, in context: ThreadContext) {
+    guard let plain = value.plain else {
+      return enqueue(event, payload: Payload(value), in: context)
+    }
+    var event = event
+    event.setValue(type: plain.type, plain.words.0, plain.words.1)
+    enqueue(event, in: context)
+  }
+
+  /// Keeps the plain value of `type` whose bytes are `first` and `second` among the recent values
+  /// of the node whose values are `values` (or of the node it was merged into), written there by
+  /// this thread.
+  @inline(__always)
+  func keep(
+    plain type: any Any.Type, _ first: UInt64, _ second: UInt64, in values: Unmanaged<NodeValues>
+  ) {
+    let target = values._withUnsafeGuaranteedRef { $0.current }
+    target._withUnsafeGuaranteedRef { $0.write(type: type, first, second) }
+  }
+
   /// Keeps `value` among the recent values of the node whose values are `values` (or of the
   /// node it was merged into): a plain value is written there by this thread; a string or a
   /// description is queued with its stamp, for the next drain.
@@ -353,7 +374,7 @@ extension TraceGraph.EventKind {
 }
 
 /// One traced subscription of a node by a subscriber.
-final class NodeSubscription: TraceSubscription {
+final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
   let recorder: TraceRecorder
   let record: SubscriptionRecord
   let timeline: Bool
@@ -371,6 +392,50 @@ final class NodeSubscription: TraceSubscription {
     event(kind, value: value, in: context)
     body()
     context.pop()
+  }
+
+  func begin(_ kind: TraceEventKind, value: () -> TraceValue?) {
+    event(kind, value: value, in: ThreadContext.current)
+  }
+
+  func beginPlain(_ type: any Any.Type, _ first: UInt64, _ second: UInt64) {
+    let context = ThreadContext.current
+    guard !timeline else { return beginTimeline(type, first, second, in: context) }
+    let parent = context.currentDeliveryFrame
+    // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
+    context.push(
+      .delivering, node: record.subscriber, delivery: parent?.delivery ?? 0,
+      via: parent?.via ?? .direct, fineTime: false)
+    record.count(at: context.time)
+    if let values = record.valuesRef, record.reportsValues {
+      recorder.keep(plain: type, first, second, in: values)
+    }
+  }
+
+  /// ``beginPlain(_:_:_:)`` in timeline mode, out of line.
+  @inline(never)
+  private func beginTimeline(
+    _ type: any Any.Type, _ first: UInt64, _ second: UInt64, in context: ThreadContext
+  ) {
+    let parent = context.currentDeliveryFrame
+    let cause = parent?.delivery ?? 0
+    let via = parent?.via ?? .direct
+    let delivery = recorder.nextDeliveryID()
+    let now = Clock.now
+    context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
+    record.count(at: now)
+    var event = QueuedEvent(
+      kind: .delivery, event: .next, hop: via, thread: context.number, delivery: delivery,
+      from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
+    if recordsValues {
+      if let values = record.valuesRef, record.reportsValues {
+        recorder.keep(plain: type, first, second, in: values)
+      }
+      if recorder.ringKeepsValues {
+        event.setValue(type: type, first, second)
+      }
+    }
+    recorder.enqueue(event, in: context)
   }
 
   @inline(__always)
@@ -404,7 +469,7 @@ final class NodeSubscription: TraceSubscription {
         made, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
     }
     if recorder.ringKeepsValues {
-      recorder.enqueue(event, payload: Payload(made), in: context)
+      recorder.enqueue(event, value: made, in: context)
     } else {
       recorder.enqueue(event, in: context)
     }
@@ -525,5 +590,41 @@ enum Clock {
       clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
       return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     #endif
+  }
+}
+
+/// The sends the core makes directly (see `DirectTraceSender`): ``send(_:value:into:node:_:)``
+/// without its closures.
+extension TraceRecorder: DirectTraceSender {
+  @usableFromInline package func beginSendPlain(
+    _ type: any Any.Type, _ first: UInt64, _ second: UInt64, into subject: UInt64,
+    node: () -> TraceNode
+  ) {
+    let context = ThreadContext.current
+    var (event, values) = startSend(.next, into: subject, node: node, in: context)
+    if recordsValues {
+      if let values { keep(plain: type, first, second, in: values) }
+      if ringKeepsValues {
+        event.setValue(type: type, first, second)
+      }
+    }
+    enqueue(event, in: context)
+  }
+
+  @usableFromInline package func beginSend(
+    _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,
+    node: () -> TraceNode
+  ) {
+    let context = ThreadContext.current
+    let (event, values) = startSend(kind, into: subject, node: node, in: context)
+    guard recordsValues, let made = value() else { return enqueue(event, in: context) }
+    if let values {
+      keep(made, in: values, from: event.from, to: event.to, cause: event.cause, in: context)
+    }
+    if ringKeepsValues {
+      enqueue(event, value: made, in: context)
+    } else {
+      enqueue(event, in: context)
+    }
   }
 }

@@ -192,10 +192,24 @@ public class Observable<Element>: ObservableType {
       return produce(observer)
     }
     recorder.subscribing()
-    let disposable = produce(
-      AnyObserver { event in
-        recorder.deliver(event.traceKind, value: { event.traceValue() }) { observer.on(event) }
-      })
+    let disposable: any Disposable
+    if let direct = recorder as? any DirectTraceSubscription {
+      disposable = produce(
+        AnyObserver { event in
+          if case .next(let element) = event, let words = TraceValue.plainWords(of: element) {
+            direct.beginPlain(Element.self, words.0, words.1)
+          } else {
+            direct.begin(event.traceKind, value: { event.traceValue() })
+          }
+          observer.on(event)
+          Tracing.endDirect()
+        })
+    } else {
+      disposable = produce(
+        AnyObserver { event in
+          recorder.deliver(event.traceKind, value: { event.traceValue() }) { observer.on(event) }
+        })
+    }
     recorder.subscribed()
     // The tracer hears of the disposal before it propagates upstream, so a trace reads in the
     // order disposal travels: downstream first.

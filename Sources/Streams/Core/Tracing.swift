@@ -173,9 +173,7 @@ public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
   /// string, its description otherwise.
   @inlinable
   public init<Value>(_ value: Value) {
-    if _isPOD(Value.self), MemoryLayout<Value>.size <= 16, MemoryLayout<Value>.alignment <= 8 {
-      var words: (UInt64, UInt64) = (0, 0)
-      withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
+    if let words = Self.plainWords(of: value) {
       self.init(type: Value.self, words: words, text: nil)
     } else if Value.self == String.self {
       // A native string: one bridged from an `NSString` is copied, so that releasing it later
@@ -198,6 +196,17 @@ public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
   @_spi(StreamsInternal) @inlinable
   public init(plainType type: any Any.Type, words: (UInt64, UInt64)) {
     self.init(type: type, words: words, text: nil)
+  }
+
+  /// The bytes of `value` when it is a plain value of up to 16 bytes (what a ``TraceValue`` keeps
+  /// of it); `nil` otherwise.
+  @inlinable
+  static func plainWords<Value>(of value: Value) -> (UInt64, UInt64)? {
+    guard _isPOD(Value.self), MemoryLayout<Value>.size <= 16, MemoryLayout<Value>.alignment <= 8
+    else { return nil }
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
+    return words
   }
 
   /// A plain value's type and bytes, for a tracer that stores them in memory of its own; `nil`
@@ -339,15 +348,39 @@ public enum Tracing {
   @inlinable
   static func nextID() -> UInt64 { UInt64(ids.increment()) }
 
+  /// Ends a delivery or a send begun through a ``DirectTraceSubscription`` or a
+  /// ``DirectTraceSender``: pops the frame its `begin` pushed.
+  @inlinable
+  static func endDirect() { streams_trace_pop() }
+
   /// Sends `event` into `subject` through the tracer, which calls `deliver`.
   @inlinable
   static func send<Element>(
     _ event: Event<Element>, into subject: Observable<Element>, _ deliver: () -> Void
   ) {
-    guard let tracer = current else { return deliver() }
-    tracer.send(
-      event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
-      node: { subject.traceNode }, deliver)
+    let generation = streams_tracing_installed_load()
+    guard generation != 0 else { return deliver() }
+    let sender = Trampoline.currentUnretained._withUnsafeGuaranteedRef {
+      trampoline -> (any DirectTraceSender)? in
+      if trampoline.tracerGeneration != generation { _ = trampoline.refreshTracer() }
+      return trampoline.directSender
+    }
+    guard let sender else {
+      guard let tracer = current else { return deliver() }
+      return tracer.send(
+        event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
+        node: { subject.traceNode }, deliver)
+    }
+    if case .next(let element) = event, let words = TraceValue.plainWords(of: element) {
+      sender.beginSendPlain(
+        Element.self, words.0, words.1, into: subject.traceNodeID, node: { subject.traceNode })
+    } else {
+      sender.beginSend(
+        event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
+        node: { subject.traceNode })
+    }
+    deliver()
+    endDirect()
   }
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`

@@ -105,6 +105,8 @@ final class Trampoline {
   /// ``Tracing/current``).
   @exclusivity(unchecked) @usableFromInline var tracer: (any StreamsTracer)?
   @exclusivity(unchecked) @usableFromInline var tracerGeneration = 0
+  /// `tracer`, when it makes the sends into subjects without closures (StreamsTrace's recorder).
+  @exclusivity(unchecked) @usableFromInline var directSender: (any DirectTraceSender)?
 
   /// The `do` disposals deferred on this thread while ``DoLifecycle/disposeFully(_:)`` runs
   /// (see there), and how many of its calls are running.
@@ -117,6 +119,7 @@ final class Trampoline {
     let (installed, generation) = Tracing.slot.withLock { ($0.tracer, $0.generation) }
     let previous = tracer
     tracer = installed
+    directSender = installed as? any DirectTraceSender
     tracerGeneration = generation
     // The previous tracer may be the last reference to a recorder, whose release runs user
     // code (the elements it kept): release it on a queue of its own, not here, where the caller

@@ -125,6 +125,26 @@ static inline __attribute__((always_inline)) void streams_trace_thread_state_set
   streams_trace_thread_state = state;
 }
 
+// How many frames the calling thread's StreamsTrace stack holds (the frames themselves are in
+// the state above), in a C thread-local variable of its own: a traced delivery ends by popping
+// its frame, which the core does inline (`streams_trace_pop`) rather than through a call into
+// StreamsTrace. Popping a frame that was not pushed traps.
+extern _Thread_local intptr_t streams_trace_depth;
+
+static inline __attribute__((always_inline)) intptr_t streams_trace_depth_get(void) {
+  return streams_trace_depth;
+}
+
+static inline __attribute__((always_inline)) void streams_trace_depth_set(intptr_t depth) {
+  streams_trace_depth = depth;
+}
+
+static inline __attribute__((always_inline)) void streams_trace_pop(void) {
+  intptr_t depth = streams_trace_depth;
+  if (depth <= 0) __builtin_trap();
+  streams_trace_depth = depth - 1;
+}
+
 // Makes `signal` write one byte (the signal number) to the file descriptor `fd` each time it
 // arrives, from an async-signal-safe handler; `fd` -1 stops the writes and puts back the
 // default action. Returns the descriptor that was watching before (or -1), so that its owner
