@@ -25,8 +25,9 @@ enum ReplayPolicy {
 ///
 /// **Subscribing and disposing are O(1).** A new subscriber is added to the table, and a disposed
 /// one removed from it, by whoever holds the claim: the subscribing or disposing thread itself when
-/// nobody delivers (it takes the claim for a moment), otherwise the delivering thread, to which
-/// the change is queued as work in the same first-in first-out order as the events. The table
+/// nobody delivers (it takes the claim, for a moment or, with a replay, for the replay), otherwise
+/// the delivering thread, to which the change is queued as work in the same first-in first-out
+/// order as the events. The table
 /// keeps the subscription order; a removal leaves a hole that later subscriptions do not reuse,
 /// and the table is compacted once holes outnumber observers and number more than 8 (amortized
 /// O(1)). Nothing is copied
@@ -49,7 +50,10 @@ enum ReplayPolicy {
 /// meanwhile. When someone delivers (another thread, or this one from inside an observer), its
 /// entry is queued and it delivers the replay through a ``ReplayGate``, which holds back the events
 /// that reach the entry until the replay is done. A subscriber without replay, and a disposer, only
-/// ever hold the claim within the lock and never deliver other threads' events.
+/// ever hold the claim within the lock and never deliver other threads' events. Either way the
+/// replay, and the events held back behind it, stop once the subscription or the subject is
+/// disposed (``reaches(_:)``). While other threads send without pause, a subscriber with replay
+/// does not return: it delivers their events (the idle case) or the ones its gate holds back.
 ///
 /// **Liveness.** A thread that delivers also delivers the events other threads send meanwhile
 /// (that is what serializes them), so it returns once senders pause, as a serial queue would.
@@ -271,8 +275,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
         switch work {
         case .deliver(let event): next = event
         case .add(let observer, let subscription):
-          // Checked under the lock, where `unsubscribe` marks it: exact.
-          if subscription.isActive { table.append(observer, subscription) }
+          // Checked under the lock, where `unsubscribe` marks it: exact. A subscription disposed
+          // before it joined hands its observer (often the only reference to the caller's
+          // closures) to be released with the removed ones, after unlocking.
+          if subscription.isActive {
+            table.append(observer, subscription)
+          } else {
+            removed.append((observer, subscription))
+          }
         case .remove(let subscription):
           state.pendingRemovals -= 1
           if let entry = table.remove(subscription) { removed.append(entry) }
@@ -418,14 +428,22 @@ final class SubjectCore<Element>: @unchecked Sendable {
     for event in finished { observer.on(event) }
     if let replaying, let subscription {
       if let gate = replaying.gate {
-        gate.open(after: replaying.events, subscription)
+        gate.open(after: replaying.events) { reaches(subscription) }
       } else {
-        for event in replaying.events where subscription.isActive { observer.on(event) }
+        for event in replaying.events where reaches(subscription) { observer.on(event) }
         if subscription.isActive { table.append(observer, subscription) }
         finishDelivery()
       }
     }
     return subscription ?? Disposables.create()
+  }
+
+  /// Whether an event may still reach `subscription`'s observer outside the table (a replay, or
+  /// what a ``ReplayGate`` held back): neither it nor the subject is disposed. Both flags are set
+  /// before the respective `dispose()` returns.
+  @inlinable
+  func reaches(_ subscription: SubjectSubscription) -> Bool {
+    subscription.isActive && state.loadWord() & Self.disposedBit == 0
   }
 
   /// Removes `subscription`'s observer: at once when nobody delivers (taking the claim for a
@@ -590,17 +608,18 @@ final class ReplayGate<Element>: @unchecked Sendable {
   }
 
   /// Called by the subscribing thread: delivers `replay`, then what was held back meanwhile
-  /// (while `subscription` is active), and opens the gate once nothing is held back.
+  /// (each while `isLive()`: the subscription and the subject are not disposed), and opens the
+  /// gate once nothing is held back.
   @inlinable
-  func open(after replay: [Event<Element>], _ subscription: SubjectSubscription) {
-    for event in replay where subscription.isActive { target.on(event) }
+  func open(after replay: [Event<Element>], while isLive: () -> Bool) {
+    for event in replay where isLive() { target.on(event) }
     while true {
       let held = inbox.withLock { queue -> RingQueue<Event<Element>> in
         if queue.isEmpty { inbox.storeWord(1) }
         return queue.removeAll()
       }
       if held.isEmpty { return }
-      for event in held where subscription.isActive { target.on(event) }
+      for event in held where isLive() { target.on(event) }
     }
   }
 }

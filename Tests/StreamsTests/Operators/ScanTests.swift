@@ -90,4 +90,3 @@ struct ScanTests {
     #expect(xs.subscriptions == [Subscription(200, 225), Subscription(300)])
   }
 }
-

@@ -96,4 +96,3 @@ struct WithUnretainedTests {
     #expect(xs.subscriptions == [Subscription(200, 220)])
   }
 }
-

@@ -139,17 +139,17 @@ struct SubjectCoreTests {
           churning.leave()
         }.start()
       }
-      while rounds.contains(where: { $0.value < 200 }) { sched_yield() }
+      while !stop.isSet, rounds.contains(where: { $0.value < 200 }) { sched_yield() }
       started.signal()
     })
     let delivered = spawn { observer.onNext(1) }
-    started.wait()
-    let returned = delivered.wait(timeout: .now() + .seconds(60)) == .success
+    let ready = started.wait(timeout: .now() + .seconds(60)) == .success
+    #expect(ready, "the churning threads did not get going")
+    let returned = ready && delivered.wait(timeout: .now() + .seconds(60)) == .success
     #expect(returned, "onNext did not return while other threads churned subscriptions")
     stop.set()
     churning.wait()
     if !returned { delivered.wait() }
-    #expect(rounds.allSatisfy { $0.value >= 200 })
     held.dispose()
   }
 
@@ -161,19 +161,7 @@ struct SubjectCoreTests {
   func replayDuringOtherThreadsDelivery() {
     let subject = BehaviorSubject(value: 0)
     let first = Log()
-    let go = DispatchSemaphore(value: 0)
-    let reached = DispatchSemaphore(value: 0)
-    let firstSubscription = subject.subscribe(onNext: { element in
-      first.append(element)
-      if element == 1 {
-        reached.signal()
-        go.wait()
-      }
-    })
-    // Another thread delivers 1 and stays inside the first observer's call.
-    let delivered = spawn { subject.onNext(1) }
-    reached.wait()
-
+    let held = HeldDelivery(subject.asObservable(), subject.asObserver(), log: first)
     let second = Log()
     let subscribing = Flag()
     let deliveredReturned = Flag()
@@ -186,8 +174,7 @@ struct SubjectCoreTests {
         // thread holds the claim); the other thread delivers it once released, to the first
         // observer and to the gate, which holds it back: its `onNext(1)` then returns.
         subject.onNext(2)
-        go.signal()
-        delivered.wait()
+        held.release()
         deliveredReturned.set()
       } else if element == 2 {
         // Delivered by this thread from the gate, still inside `subscribe`.
@@ -195,13 +182,145 @@ struct SubjectCoreTests {
       }
     })
     subscribing.clear()
+    held.release()  // in case the replay never came
     #expect(heldBack.isSet, "2 was not held back for the subscribing thread")
     subject.onNext(3)
     #expect(first.values == [0, 1, 2, 3])
     #expect(second.values == [1, 2, 3])
     secondSubscription.dispose()
-    firstSubscription.dispose()
+    held.subscription.dispose()
   }
+
+  /// What a gate holds back is queued work like any other: once the subject's `dispose()` has
+  /// returned, neither the rest of a replay nor a held-back event reaches the observer.
+  @Test("a subject disposed during a gated replay delivers nothing more to the new subscriber")
+  func gatedReplayStopsAtSubjectDisposal() {
+    let subject = ReplaySubject<Int>.create(bufferSize: 2)
+    subject.onNext(-1)
+    let held = HeldDelivery(subject.asObservable(), subject.asObserver(), log: Log())
+    let second = Log()
+    let subscription = subject.subscribe(onNext: { element in
+      second.append(element)
+      if element == 1 {
+        subject.onNext(2)  // queued behind this entry, then held back by the gate
+        held.release()
+        subject.dispose()
+      }
+    })
+    held.release()  // in case the replay never came
+    #expect(second.values == [-1, 1])
+    subscription.dispose()
+  }
+
+  /// A subscription disposed before the delivering thread added it: its observer (here the only
+  /// reference to the caller's closure) is released after the subject's lock is released, so a
+  /// `deinit` may use the subject. A probe thread reads the subject from inside the deinit; it
+  /// cannot finish while the deinit runs under the lock.
+  @Test(
+    "a queued subscription disposed before it joined releases its observer outside the lock",
+    arguments: ["PublishSubject", "BehaviorSubject"])
+  func droppedQueuedSubscriptionReleasedOutsideLock(kind: String) {
+    let (observable, observer): (Observable<Int>, AnyObserver<Int>) =
+      kind == "PublishSubject"
+      ? { ($0.asObservable(), $0.asObserver()) }(PublishSubject<Int>())
+      : { ($0.asObservable(), $0.asObserver()) }(BehaviorSubject(value: 0))
+    let held = HeldDelivery(observable, observer, log: Log())
+    let underLock = Flag()
+    let probeDone = DispatchSemaphore(value: 0)
+    let readable = Unchecked(observable)
+    weak var released: DeinitProbe?
+    do {
+      let probe = DeinitProbe {
+        spawnDetached {
+          _ = readable.value.subscribe(onNext: { _ in }, isolation: nil)
+          probeDone.signal()
+        }
+        if probeDone.wait(timeout: .now() + .seconds(10)) == .timedOut { underLock.set() }
+      }
+      released = probe
+      // Queued (the other thread holds the claim), then disposed before it joins the table.
+      observable.subscribe(onNext: { _ in withExtendedLifetime(probe) {} }, isolation: nil)
+        .dispose()
+    }
+    #expect(released != nil, "the queued entry holds the observer until it is dropped")
+    held.release()
+    #expect(released == nil)
+    #expect(!underLock.isSet, "the observer was released under the subject's lock")
+    if underLock.isSet { probeDone.wait() }
+    held.subscription.dispose()
+  }
+
+  /// The gated subscribe path lets go of the caller's closure when the subscription ends, by
+  /// disposal or by the subject's completion.
+  @Test(
+    "a subscription that joined through a gate releases its observer when it ends",
+    arguments: ["dispose", "complete"])
+  func gatedSubscriptionLifetime(ending: String) {
+    let subject = BehaviorSubject(value: 0)
+    let held = HeldDelivery(subject.asObservable(), subject.asObserver(), log: Log())
+    let received = Log()
+    weak var released: DeinitProbe?
+    var subscription: (any Disposable)?
+    do {
+      let probe = DeinitProbe {}
+      released = probe
+      subscription = subject.subscribe(onNext: { element in
+        withExtendedLifetime(probe) {}
+        received.append(element)
+      })
+    }
+    held.release()
+    subject.onNext(2)
+    #expect(received.values == [1, 2])
+    #expect(released != nil)
+    if ending == "dispose" { subscription?.dispose() } else { subject.onCompleted() }
+    #expect(released == nil)
+    held.subscription.dispose()
+  }
+}
+
+/// A delivery of 1 held open on another thread inside a first observer (which logs what it
+/// receives into `log`), so that the subject's delivery claim is taken when `init` returns.
+/// ``release()`` lets that delivery finish and waits until its `onNext` has returned; calling it
+/// again does nothing.
+private final class HeldDelivery: @unchecked Sendable {
+  let subscription: any Disposable
+  private let go = DispatchSemaphore(value: 0)
+  private let delivered: DispatchSemaphore
+  private let released = Flag()
+
+  init(_ observable: Observable<Int>, _ observer: AnyObserver<Int>, log: Log) {
+    let reached = DispatchSemaphore(value: 0)
+    let go = self.go
+    subscription = observable.subscribe(
+      onNext: { element in
+        log.append(element)
+        if element == 1 {
+          reached.signal()
+          go.wait()
+        }
+      }, isolation: nil)
+    delivered = spawn { observer.onNext(1) }
+    reached.wait()
+  }
+
+  func release() {
+    guard !released.testAndSet() else { return }
+    go.signal()
+    delivered.wait()
+  }
+}
+
+/// Runs `action` in its `deinit`.
+private final class DeinitProbe: @unchecked Sendable {
+  let action: () -> Void
+  init(_ action: @escaping () -> Void) { self.action = action }
+  deinit { action() }
+}
+
+/// Runs `body` on a new thread, not waited for.
+private func spawnDetached(_ body: @escaping @Sendable () -> Void) {
+  Thread { body() }.start()
 }
 
 /// A flag shared between threads, behind an `NSLock`.
@@ -209,6 +328,13 @@ private final class Flag: @unchecked Sendable {
   private let lock = NSLock()
   private var value = false
   func set() { lock.withLock { value = true } }
+  /// Sets the flag; `true` if it was already set.
+  func testAndSet() -> Bool {
+    lock.withLock {
+      defer { value = true }
+      return value
+    }
+  }
   func clear() { lock.withLock { value = false } }
   var isSet: Bool { lock.withLock { value } }
 }

@@ -52,10 +52,9 @@ extension ObservableType {
   /// connects again with an empty buffer; with `.forever` see ``SubjectLifetimeScope/forever``.
   ///
   /// Completes and fails when the source does. Events reach subscribers serialized and never
-  /// under a lock: a subscription made from inside an observer receives its replay right after
-  /// the event being delivered (RxSwift delivers it first); subscribers are called in
-  /// subscription order, even after an earlier one left (not always so in RxSwift); see
-  /// ``PublishSubject``.
+  /// under a lock; a new subscriber receives its replay inside `subscribe`, also from inside an
+  /// observer, as in RxSwift; subscribers are called in subscription order, even after an
+  /// earlier one left (not always so in RxSwift); see ``PublishSubject``.
   ///
   /// - Parameters:
   ///   - replay: How many latest elements a new subscriber receives; 0 or more. A negative count
