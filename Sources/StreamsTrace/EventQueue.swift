@@ -148,14 +148,26 @@ final class EventQueue: @unchecked Sendable {
   /// Consumer (under the recorder's lock): hands every queued event to `body`, oldest first.
   /// `body` gets each event and, when one was queued with it, its initialized value, which it
   /// must move out.
-  func drain(_ body: (QueuedEvent, UnsafeMutablePointer<Payload>?) -> Void) {
+  ///
+  /// A send from outside any delivery with no value queued beside it (the common event: a root
+  /// send, its plain element in the event itself) goes to `rootSend` with its ring entry alone.
+  @inline(__always)
+  func drain(
+    rootSend: (borrowing RingEntry) -> Void,
+    _ body: (QueuedEvent, UnsafeMutablePointer<Payload>?) -> Void
+  ) {
     let head = streams_atomic_load_relaxed(self.head)
     let tail = streams_atomic_load_acquire(self.tail)
     guard head != tail else { return }
     var index = head
     while index != tail {
       let slot = index & mask
-      body(slots[slot], hasValue[slot] ? values + slot : nil)
+      let event = slots + slot
+      if !hasValue[slot], event.pointee.kind == .send, event.pointee.entry.from == 0 {
+        rootSend(event.pointee.entry)
+      } else {
+        body(event.pointee, hasValue[slot] ? values + slot : nil)
+      }
       index += 1
     }
     streams_atomic_store_release(self.head, tail)

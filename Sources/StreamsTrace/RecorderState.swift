@@ -461,12 +461,25 @@ struct RecorderState {
   /// Takes in what the threads queued since the last drain.
   mutating func drain() {
     var index = 0
+    let ring = self.ring
+    let keepsDeliveries = configuration.recentDeliveries > 0
     while index < queues.count {
       let queue = queues[index]
-      queue.drain { apply($0, $1) }
+      // A root send (no chain edge, no text beside it) only goes into the ring: taken in here
+      // without the general path's checks. A text kept at its position from before goes.
+      queue.drain(
+        rootSend: { entry in
+          guard keepsDeliveries else { return }
+          let position = ring.append(entry)
+          if !ringTexts.isEmpty { ringTexts[position] = nil }
+        }, { apply($0, $1) })
       if queue.isAbandoned {
         // The owner is gone: drain once more for what it pushed before saying so.
-        queue.drain { apply($0, $1) }
+        queue.drain(
+          rootSend: { entry in
+            guard keepsDeliveries else { return }
+            ringTexts[ring.append(entry)] = nil
+          }, { apply($0, $1) })
         queues.remove(at: index)
       } else {
         index += 1
