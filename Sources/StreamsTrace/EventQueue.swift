@@ -1,11 +1,14 @@
 import Streams
 import StreamsShims
 
-/// What one thread hands the recorder without taking its lock: a send into a subject, a delivery
-/// (timeline mode), or an element a node emitted (its value, described later).
+/// What one thread hands the recorder without taking its lock: a send into a subject (see
+/// ``Kind/send``), a delivery (timeline mode), or an element a node emitted (its value, described
+/// later).
 struct QueuedEvent {
   enum Kind: UInt8 {
-    /// `from` (a subscriber, 0 for none) sent into the subject `to`.
+    /// `from` (a subscriber, 0 for none) sent into the subject `to`: a send made inside a
+    /// delivery (a chain edge) or with a string or a description beside it; other root sends go
+    /// to the thread's ``SendRing``.
     case send
     /// The node `from` delivered to `to` (timeline mode only).
     case delivery
@@ -88,9 +91,13 @@ final class EventQueue: @unchecked Sendable {
   /// Set when the owning thread has exited or moved to another recorder: once drained, the queue
   /// can be forgotten.
   private let abandonedFlag: UnsafeMutablePointer<Int>
+  /// The owning thread's root sends, which do not go through the queue.
+  let sends: SendRing
 
-  /// A queue of `capacity` slots (rounded up to a power of two).
-  init(capacity: Int) {
+  /// A queue of `capacity` slots (rounded up to a power of two), with a ring of `sendCapacity`
+  /// root sends.
+  init(capacity: Int, sendCapacity: Int) {
+    sends = SendRing(capacity: sendCapacity)
     var size = 1
     while size < capacity { size <<= 1 }
     mask = size - 1
@@ -171,4 +178,119 @@ final class EventQueue: @unchecked Sendable {
 
   /// The owning thread no longer pushes to this queue.
   func abandon() { streams_atomic_store_release(abandonedFlag, 1) }
+}
+
+/// The sends a thread makes from outside any delivery with nothing queued beside them ("root
+/// sends": no chain edge to count, a plain element or none), written by that thread into a ring
+/// of its own instead of its ``EventQueue``, and read, merged by id with the other threads' and
+/// with the recorder's ring, when the graph is read (``RecorderState/recentDeliveries()``): a
+/// root send costs no queue push and no drain.
+///
+/// Each slot is guarded by a sequence word (a sequence lock whose every access is atomic, so
+/// ThreadSanitizer sees no race), as in ``NodeValues`` but with one writer, the owning thread:
+/// it stores the odd `n << 1 | 1` for its `n`th send, the entry's words with release stores, the
+/// even `(n + 1) << 1`, then the count with a release store. The reader (under the recorder's
+/// lock) keeps a slot only when its sequence word reads `(n + 1) << 1` before and after the words
+/// (an acquire fence between): a slot being rewritten for a newer send is skipped, as the newer
+/// send is the one the merge keeps. The slots are allocated at the first send (a thread that
+/// never sends into a subject holds none).
+///
+/// `@unchecked Sendable`: the slots and the words are only touched through atomic operations.
+final class SendRing: @unchecked Sendable {
+  /// How many sends the ring keeps: the recorder's ring's capacity rounded up to a power of two.
+  let capacity: Int
+  private let mask: Int
+  /// The number of sends written (index 0) and the slots' address (index 1; 0 until the first).
+  private let words: UnsafeMutablePointer<Int>
+
+  /// Words per slot: the sequence word and the entry's nine (see ``write(_:at:)``).
+  private static var slotWords: Int { 10 }
+
+  /// A ring keeping the last `capacity` (rounded up to a power of two) root sends; none for 0.
+  init(capacity: Int) {
+    var size = capacity > 0 ? 1 : 0
+    while size < capacity { size <<= 1 }
+    self.capacity = size
+    mask = size &- 1
+    words = .allocate(capacity: 2)
+    words.initialize(repeating: 0, count: 2)
+  }
+
+  deinit {
+    if let slots = UnsafeMutablePointer<Int>(bitPattern: words[1]) {
+      slots.deallocate()
+    }
+    words.deallocate()
+  }
+
+  /// Owner: keeps `entry` in place of the oldest once full.
+  @inline(__always)
+  func push(_ entry: RingEntry) {
+    var address = streams_atomic_load_relaxed(words + 1)
+    if _slowPath(address == 0) { address = allocate() }
+    let slots = UnsafeMutablePointer<Int>(bitPattern: address).unsafelyUnwrapped
+    let sent = streams_atomic_load_relaxed(words)
+    let slot = slots + (sent & mask) &* Self.slotWords
+    streams_atomic_store_relaxed(slot, sent << 1 | 1)
+    streams_atomic_store_release(slot + 1, Int(bitPattern: UInt(entry.id)))
+    streams_atomic_store_release(slot + 2, Int(bitPattern: UInt(entry.from)))
+    streams_atomic_store_release(slot + 3, Int(bitPattern: UInt(entry.to)))
+    streams_atomic_store_release(slot + 4, Int(bitPattern: UInt(entry.cause)))
+    streams_atomic_store_release(slot + 5, Int(bitPattern: UInt(entry.time)))
+    streams_atomic_store_release(
+      slot + 6,
+      Int(entry.thread) | Int(unsafeBitCast(entry.event, to: UInt8.self)) << 32
+        | Int(unsafeBitCast(entry.hop, to: UInt8.self)) << 40)
+    streams_atomic_store_release(slot + 7, entry.valueType)
+    streams_atomic_store_release(slot + 8, Int(bitPattern: UInt(entry.first)))
+    streams_atomic_store_release(slot + 9, Int(bitPattern: UInt(entry.second)))
+    streams_atomic_store_release(slot, (sent &+ 1) << 1)
+    streams_atomic_store_release(words, sent &+ 1)
+  }
+
+  /// Owner: the slots, made at the first send.
+  @inline(never)
+  private func allocate() -> Int {
+    let slots = UnsafeMutablePointer<Int>.allocate(capacity: capacity * Self.slotWords)
+    slots.initialize(repeating: 0, count: capacity * Self.slotWords)
+    let address = Int(bitPattern: UInt(bitPattern: slots))
+    streams_atomic_store_release(words + 1, address)
+    return address
+  }
+
+  /// Reader (under the recorder's lock): hands `body` each send kept, oldest first, skipping a
+  /// slot the owner is rewriting.
+  func readEach(_ body: (RingEntry) -> Void) {
+    let sent = streams_atomic_load_acquire(words)
+    guard let slots = UnsafeMutablePointer<Int>(bitPattern: streams_atomic_load_acquire(words + 1))
+    else { return }
+    var index = Swift.max(0, sent - capacity)
+    while index < sent {
+      defer { index += 1 }
+      let slot = slots + (index & mask) &* Self.slotWords
+      let sequence = streams_atomic_load_acquire(slot)
+      guard sequence == (index &+ 1) << 1 else { continue }
+      let id = streams_atomic_load_relaxed(slot + 1)
+      let from = streams_atomic_load_relaxed(slot + 2)
+      let to = streams_atomic_load_relaxed(slot + 3)
+      let cause = streams_atomic_load_relaxed(slot + 4)
+      let time = streams_atomic_load_relaxed(slot + 5)
+      let packed = streams_atomic_load_relaxed(slot + 6)
+      let valueType = streams_atomic_load_relaxed(slot + 7)
+      let first = streams_atomic_load_relaxed(slot + 8)
+      let second = streams_atomic_load_relaxed(slot + 9)
+      streams_atomic_fence_acquire()
+      guard streams_atomic_load_relaxed(slot) == sequence else { continue }
+      body(
+        RingEntry(
+          id: UInt64(UInt(bitPattern: id)), from: UInt64(UInt(bitPattern: from)),
+          to: UInt64(UInt(bitPattern: to)), cause: UInt64(UInt(bitPattern: cause)),
+          time: UInt64(UInt(bitPattern: time)), thread: UInt32(truncatingIfNeeded: packed),
+          event: unsafeBitCast(
+            UInt8(truncatingIfNeeded: packed >> 32), to: TraceGraph.EventKind.self),
+          hop: unsafeBitCast(UInt8(truncatingIfNeeded: packed >> 40), to: TraceGraph.Hop.self),
+          valueType: valueType, first: UInt64(UInt(bitPattern: first)),
+          second: UInt64(UInt(bitPattern: second))))
+    }
+  }
 }

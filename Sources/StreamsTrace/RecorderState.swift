@@ -118,6 +118,12 @@ final class DeliveryRing: @unchecked Sendable {
 
   subscript(position: Int) -> RingEntry { entries[position] }
 
+  /// Forgets every entry (they are plain data).
+  func removeAll() {
+    count = 0
+    head = 0
+  }
+
   /// Keeps `entry` in place of the oldest one once the ring is full; returns its position.
   @inline(__always)
   func append(_ entry: RingEntry) -> Int {
@@ -163,8 +169,11 @@ final class WeakOwner: @unchecked Sendable {
 /// however many pipelines a long-running app rebuilds.
 ///
 /// What happens per event does not come here one by one: subscriptions count their own events
-/// (``SubscriptionRecord``), and sends, timeline deliveries and values wait in each thread's
-/// ``EventQueue`` until a reader takes the graph or the queue fills (``drain()``).
+/// (``SubscriptionRecord``), plain values go to their node's ``NodeValues``, root sends (from
+/// outside any delivery) to their thread's ``SendRing``, read when the graph is read
+/// (``recentDeliveries()``), and the sends made inside a delivery (chain edges), timeline
+/// deliveries, strings and descriptions wait in each thread's ``EventQueue`` until a reader takes
+/// the graph or the queue fills (``drain()``).
 struct RecorderState {
   let configuration: TraceConfiguration
   var nodes: [UInt64: TraceGraph.Node] = [:]
@@ -431,8 +440,7 @@ struct RecorderState {
       named.insert(record.node)
       named.insert(record.subscriber)
     }
-    for position in ring.positions {
-      let entry = ring[position]
+    for (entry, _) in recentDeliveries() {
       named.insert(entry.from)
       named.insert(entry.to)
     }
@@ -467,12 +475,61 @@ struct RecorderState {
       if queue.isAbandoned {
         // The owner is gone: drain once more for what it pushed before saying so.
         queue.drain { apply($0, $1) }
+        retireSends(of: queue)
         queues.remove(at: index)
       } else {
         index += 1
       }
     }
     trimAliases()
+  }
+
+  /// Forgets the queues whose threads are gone or moved on and that hold nothing more, keeping
+  /// their root sends.
+  mutating func forgetAbandonedQueues() {
+    var index = 0
+    while index < queues.count {
+      let queue = queues[index]
+      if queue.isAbandoned && queue.isEmpty {
+        retireSends(of: queue)
+        queues.remove(at: index)
+      } else {
+        index += 1
+      }
+    }
+  }
+
+  /// Takes the root sends of `queue`, whose thread no longer writes them, into the ring: the ring
+  /// keeps the newest `recentDeliveries` of its entries and of these, by id.
+  private mutating func retireSends(of queue: EventQueue) {
+    var sends: [RingEntry] = []
+    queue.sends.readEach { sends.append($0) }
+    guard !sends.isEmpty, ring.capacity > 0 else { return }
+    var merged: [(entry: RingEntry, text: TraceValue?)] = ring.positions.map {
+      (ring[$0], ringTexts[$0])
+    }
+    merged.append(contentsOf: sends.map { ($0, nil) })
+    merged.sort { $0.entry.id < $1.entry.id }
+    ring.removeAll()
+    ringTexts = [:]
+    for (entry, text) in merged.suffix(ring.capacity) {
+      let position = ring.append(entry)
+      if let text { ringTexts[position] = text }
+    }
+  }
+
+  /// The recent deliveries, oldest first by id: the newest `recentDeliveries` of the ring's (with
+  /// the text kept beside each, if any) and of the threads' root sends (``SendRing``).
+  func recentDeliveries() -> [(entry: RingEntry, text: TraceValue?)] {
+    var merged: [(entry: RingEntry, text: TraceValue?)] = ring.positions.map {
+      (ring[$0], ringTexts[$0])
+    }
+    for queue in queues {
+      queue.sends.readEach { merged.append(($0, nil)) }
+    }
+    merged.sort { $0.entry.id < $1.entry.id }
+    guard merged.count > ring.capacity else { return merged }
+    return Array(merged.suffix(ring.capacity))
   }
 
   /// Takes in one queued event and its value (moved out of the queue here).
@@ -565,8 +622,7 @@ struct RecorderState {
     // Whether owners are gone is asked after unlocking (see `TraceRecorder.graph`): loading a
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
-    var order = Array(ring.positions)
-    order.sort { ring[$0].id < ring[$1].id }
+    let recent = recentDeliveries()
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
     let nodeValues = sortedNodes.map { values[$0.id]?.target.ordered ?? [] }
     return Snapshot(
@@ -576,9 +632,8 @@ struct RecorderState {
           ($0.from, $0.to, $0.kind.rawValue) < ($1.from, $1.to, $1.kind.rawValue)
         },
         subscriptions: subscriptions,
-        deliveries: order.map { position in
-          let entry = ring[position]
-          return TraceGraph.Delivery(
+        deliveries: recent.map { entry, _ in
+          TraceGraph.Delivery(
             id: entry.id, from: canonicalID(entry.from == 0 ? entry.to : entry.from),
             to: canonicalID(entry.to),
             event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop,
@@ -587,9 +642,8 @@ struct RecorderState {
       nodeValues: nodeValues,
       deliveryValues: configuration.recentValues == 0
         ? []
-        : order.map { position in
-          let entry = ring[position]
-          guard entry.valueType != 0 else { return ringTexts[position] }
+        : recent.map { entry, text in
+          guard entry.valueType != 0 else { return text }
           return TraceValue(
             plainType: unsafeBitCast(entry.valueType, to: Any.Type.self),
             words: (entry.first, entry.second))

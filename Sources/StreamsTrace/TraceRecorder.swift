@@ -66,6 +66,8 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// Whether the ring of deliveries keeps their values (values are recorded and the ring keeps
   /// deliveries).
   let ringKeepsValues: Bool
+  /// Whether the ring keeps deliveries at all (`recentDeliveries > 0`).
+  let keepsDeliveries: Bool
   private let timeline: Bool
 
   /// A recorder keeping what `configuration` says.
@@ -76,6 +78,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     self.recordsValues = configuration.recentValues > 0
     self.ringKeepsValues = recordsValues && configuration.recentDeliveries > 0
     self.timeline = configuration.timeline
+    self.keepsDeliveries = configuration.recentDeliveries > 0
   }
 
   private static let serials = AtomicWord()
@@ -237,7 +240,8 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       if state.pointee.attachments.count >= ThreadContext.maximumAttachments {
         state.pointee.attachments.removeLast().queue.abandon()
       }
-      let queue = EventQueue(capacity: Self.queueCapacity)
+      let queue = EventQueue(
+        capacity: Self.queueCapacity, sendCapacity: configuration.recentDeliveries)
       state.pointee.attachments.insert(
         ThreadContext.Attachment(
           recorder: serial, queue: queue, queueRef: Unmanaged.passUnretained(queue)),
@@ -251,7 +255,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     if let created {
       withState { recorderState in
         // Queues whose threads are gone or moved on, and that hold nothing more, are forgotten.
-        recorderState.queues.removeAll { $0.isAbandoned && $0.isEmpty }
+        recorderState.forgetAbandonedQueues()
         recorderState.queues.append(created)
       }
     }
@@ -269,6 +273,16 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     if queue(of: context)._withUnsafeGuaranteedRef({ $0.push(event) }) { return }
     withState { state in state.drain() }
     _ = queue(of: context)._withUnsafeGuaranteedRef { $0.push(event) }
+  }
+
+  /// Records the send `event` with nothing beside it: a root send (from outside any delivery)
+  /// goes into the thread's own ring of sends (``SendRing``), or nowhere when the ring keeps no
+  /// deliveries; a send made inside a delivery is queued, for its chain edge to be counted.
+  @inline(__always)
+  func record(send event: QueuedEvent, in context: ThreadContext) {
+    guard event.from == 0 else { return enqueue(event, in: context) }
+    guard keepsDeliveries else { return }
+    queue(of: context)._withUnsafeGuaranteedRef { $0.sends.push(event.entry) }
   }
 
   /// Queues `event` with `payload` (see ``enqueue(_:in:)``).
@@ -608,7 +622,7 @@ extension TraceRecorder: DirectTraceSender {
         event.setValue(type: type, first, second)
       }
     }
-    enqueue(event, in: context)
+    record(send: event, in: context)
   }
 
   @usableFromInline package func beginSend(
@@ -616,15 +630,16 @@ extension TraceRecorder: DirectTraceSender {
     node: () -> TraceNode
   ) {
     let context = ThreadContext.current
-    let (event, values) = startSend(kind, into: subject, node: node, in: context)
-    guard recordsValues, let made = value() else { return enqueue(event, in: context) }
+    var (event, values) = startSend(kind, into: subject, node: node, in: context)
+    guard recordsValues, let made = value() else { return record(send: event, in: context) }
     if let values {
       keep(made, in: values, from: event.from, to: event.to, cause: event.cause, in: context)
     }
-    if ringKeepsValues {
-      enqueue(event, value: made, in: context)
-    } else {
-      enqueue(event, in: context)
+    guard ringKeepsValues else { return record(send: event, in: context) }
+    guard let plain = made.plain else {
+      return enqueue(event, payload: Payload(made), in: context)
     }
+    event.setValue(type: plain.type, plain.words.0, plain.words.1)
+    record(send: event, in: context)
   }
 }

@@ -123,6 +123,37 @@ struct TraceRecorderQueueTests {
     #expect(map.recentValues.allSatisfy { sent.contains($0) })
   }
 
+  @Test("sends on several threads, read while they are made: whole, newest last, at most the ring")
+  func sendsReadWhileMade() throws {
+    let recorder = TraceRecorder(configuration: TraceConfiguration(recentDeliveries: 64))
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subject = PublishSubject<Int>()
+    let subscription = subject.subscribe(onNext: { _ in })
+    let sent = Set((0..<4).flatMap { thread in (0..<2_000).map { "\(thread * 10_000 + $0)" } })
+    DispatchQueue.concurrentPerform(iterations: 5) { thread in
+      guard thread < 4 else {
+        // The reader: each graph shows whole sends, however the senders are interleaved.
+        for _ in 0..<20 {
+          let deliveries = recorder.graph.deliveries
+          #expect(deliveries.count <= 64)
+          #expect(deliveries.allSatisfy { $0.to == subject.traceNodeID && $0.event == .next })
+          #expect(deliveries.allSatisfy { sent.contains($0.value ?? "") })
+          #expect(zip(deliveries, deliveries.dropFirst()).allSatisfy { $0.id < $1.id })
+        }
+        return
+      }
+      for index in 0..<2_000 { subject.onNext(thread * 10_000 + index) }
+    }
+    let graph = recorder.graph
+    subscription.dispose()
+    #expect(graph.deliveries.count == 64)
+    let ids = graph.deliveries.map(\.id)
+    #expect(ids == ids.sorted())
+    let node = try #require(graph.nodes.first { $0.id == subject.traceNodeID })
+    #expect(node.eventCount == 8_000)
+  }
+
   @Test("what a thread recorded before it exited is in the graph")
   func exitedThread() throws {
     let recorder = TraceRecorder()

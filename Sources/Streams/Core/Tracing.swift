@@ -360,22 +360,31 @@ public enum Tracing {
   ) {
     let generation = streams_tracing_installed_load()
     guard generation != 0 else { return deliver() }
-    let sender = Trampoline.currentUnretained._withUnsafeGuaranteedRef {
-      trampoline -> (any DirectTraceSender)? in
+    let direct = Trampoline.currentUnretained._withUnsafeGuaranteedRef {
+      trampoline -> Bool in
       if trampoline.tracerGeneration != generation { _ = trampoline.refreshTracer() }
-      return trampoline.directSender
+      return trampoline.directSenderRef != nil
     }
-    guard let sender else {
+    guard direct else {
       guard let tracer = current else { return deliver() }
       return tracer.send(
         event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
         node: { subject.traceNode }, deliver)
     }
     if case .next(let element) = event, let words = TraceValue.plainWords(of: element) {
-      sender.beginSendPlain(
-        Element.self, words.0, words.1, into: subject.traceNodeID, node: { subject.traceNode })
+      // Without a retain: the thread's trampoline holds the sender until this thread refreshes
+      // its tracer, and `beginSendPlain` runs no code that could (no element is described, no
+      // user code runs); the sender is not used after it returns.
+      Trampoline.currentUnretained._withUnsafeGuaranteedRef { trampoline in
+        trampoline.directSenderRef.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+          $0.sender.beginSendPlain(
+            Element.self, words.0, words.1, into: subject.traceNodeID, node: { subject.traceNode })
+        }
+      }
     } else {
-      sender.beginSend(
+      // Retained: describing the element runs user code, which may subscribe on this thread
+      // under a newly installed tracer and so let go of the trampoline's reference.
+      Trampoline.current.directSender.unsafelyUnwrapped.sender.beginSend(
         event.traceKind, value: { event.traceValue() }, into: subject.traceNodeID,
         node: { subject.traceNode })
     }

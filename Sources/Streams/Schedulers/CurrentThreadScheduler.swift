@@ -106,7 +106,13 @@ final class Trampoline {
   @exclusivity(unchecked) @usableFromInline var tracer: (any StreamsTracer)?
   @exclusivity(unchecked) @usableFromInline var tracerGeneration = 0
   /// `tracer`, when it makes the sends into subjects without closures (StreamsTrace's recorder).
-  @exclusivity(unchecked) @usableFromInline var directSender: (any DirectTraceSender)?
+  @exclusivity(unchecked) @usableFromInline var directSender: DirectSenderBox? {
+    didSet { directSenderRef = directSender.map { Unmanaged.passUnretained($0) } }
+  }
+  /// `directSender` without a reference of its own, for a plain send (`Tracing.send`) to call
+  /// without retaining it: `directSender` holds it until this thread refreshes its tracer, which
+  /// that call never does (it runs no code but the recorder's).
+  @exclusivity(unchecked) @usableFromInline var directSenderRef: Unmanaged<DirectSenderBox>?
 
   /// The `do` disposals deferred on this thread while ``DoLifecycle/disposeFully(_:)`` runs
   /// (see there), and how many of its calls are running.
@@ -119,7 +125,7 @@ final class Trampoline {
     let (installed, generation) = Tracing.slot.withLock { ($0.tracer, $0.generation) }
     let previous = tracer
     tracer = installed
-    directSender = installed as? any DirectTraceSender
+    directSender = (installed as? any DirectTraceSender).map(DirectSenderBox.init)
     tracerGeneration = generation
     // The previous tracer may be the last reference to a recorder, whose release runs user
     // code (the elements it kept): release it on a queue of its own, not here, where the caller
@@ -216,6 +222,18 @@ final class Trampoline {
   @inlinable
   static func drainAndStop(_ trampoline: Unmanaged<Trampoline>) {
     trampoline._withUnsafeGuaranteedRef { $0.drainAndStop() }
+  }
+}
+
+/// The tracer's direct sender, in an object of its own that a send borrows without a retain.
+@usableFromInline
+final class DirectSenderBox {
+  /// The sender; a `let`, so that a call through a box borrowed without a retain
+  /// (`Unmanaged._withUnsafeGuaranteedRef`) retains nothing either.
+  @usableFromInline let sender: any DirectTraceSender
+
+  init(_ sender: any DirectTraceSender) {
+    self.sender = sender
   }
 }
 
