@@ -440,9 +440,17 @@ struct RecorderState {
       named.insert(record.node)
       named.insert(record.subscriber)
     }
-    for (entry, _) in recentDeliveries() {
-      named.insert(entry.from)
-      named.insert(entry.to)
+    // Every entry the rings hold, not only the newest `recentDeliveries` (a superset is
+    // enough, and needs no merge or sort under the lock).
+    for position in ring.positions {
+      named.insert(ring[position].from)
+      named.insert(ring[position].to)
+    }
+    for queue in queues {
+      queue.sends.readEach { entry in
+        named.insert(entry.from)
+        named.insert(entry.to)
+      }
     }
     named.formUnion(provisional)
     for node in nodes.values {

@@ -109,7 +109,7 @@ struct ThreadContext {
     fineTime: Bool
   ) {
     let depth = streams_trace_depth_get()
-    if _slowPath(depth == 0 || depth == state.pointee.capacity) {
+    if _slowPath(depth == 0 || depth >= state.pointee.capacity) {
       return pushFirstOrGrowing(kind, node: node, delivery: delivery, via: via, fineTime: fineTime)
     }
     state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
@@ -214,6 +214,9 @@ struct ThreadContext {
         guard let state = raw?.assumingMemoryBound(to: State.self) else { return }
       #endif
       streams_trace_thread_state_set(nil)
+      // The frames go with the state: a state made later on this thread (another key's
+      // destructor sending) starts from an empty stack.
+      streams_trace_depth_set(0)
       for attachment in state.pointee.attachments { attachment.queue.abandon() }
       state.pointee.freeFrames()
       state.deinitialize(count: 1)

@@ -53,8 +53,13 @@ public struct TraceConfiguration: Sendable {
 /// - owners: the `with:` object of `subscribe(with:)`, or the type named by the file of the call
 ///   site (`TopViewModel.swift` → `TopViewModel`), or a name given with ``name(_:_:owner:)``.
 ///
-/// Memory is bounded by the graph: nodes, edges, live subscriptions, and the rings of recent
-/// values and deliveries that ``TraceConfiguration`` sizes.
+/// Memory is bounded by the graph (nodes, edges, live subscriptions) and by the rings that
+/// ``TraceConfiguration`` sizes: each node's recent values, the recent deliveries, and, for each
+/// thread that has sent into a subject or relay, a ring of its own recent sends
+/// (`recentDeliveries` rounded up to a power of two, 80 bytes each: 320 KB at the default 4096)
+/// plus a queue of about 130 KB. A thread's ring and queue are freed when the thread exits; a
+/// thread that outlives the recorder keeps them until it attaches to newer recorders (at most
+/// four per thread) or exits.
 public final class TraceRecorder: StreamsTracer, Sendable {
   let configuration: TraceConfiguration
   let state: Protected<RecorderState>

@@ -193,8 +193,8 @@ public struct TraceValue: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// A plain value of `type` whose bytes are `words` (see ``plain``).
-  @_spi(StreamsInternal) @inlinable
-  public init(plainType type: any Any.Type, words: (UInt64, UInt64)) {
+  /// Memory-unsafe when `words` are not the bytes of a `type` value: `package`, for StreamsTrace.
+  package init(plainType type: any Any.Type, words: (UInt64, UInt64)) {
     self.init(type: type, words: words, text: nil)
   }
 
