@@ -113,7 +113,7 @@ struct ThreadContext {
       return pushFirstOrGrowing(kind, node: node, delivery: delivery, via: via, fineTime: fineTime)
     }
     state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
-    streams_trace_depth_set(depth + 1)
+    streams_trace_depth_set(depth &+ 1)  // below `capacity`, so no overflow
   }
 
   /// ``push(_:node:delivery:via:fineTime:)`` on an empty stack (which reads the clock) or a full
@@ -129,7 +129,7 @@ struct ThreadContext {
       grow()
     }
     state.pointee.frames[depth] = Frame(kind: kind, node: node, delivery: delivery, via: via)
-    streams_trace_depth_set(depth + 1)
+    streams_trace_depth_set(depth &+ 1)
   }
 
   private func grow() {
@@ -159,10 +159,21 @@ struct ThreadContext {
     top?.node ?? 0
   }
 
-  /// The innermost delivery frame (a delivery or a hop), if any.
+  /// The innermost delivery frame (a delivery or a hop), if any: the top frame, unless a
+  /// subscription is being made (then a search below it, out of line).
   @inline(__always)
   var currentDeliveryFrame: Frame? {
-    var index = streams_trace_depth_get()
+    let depth = streams_trace_depth_get()
+    guard depth > 0 else { return nil }
+    let top = state.pointee.frames[depth &- 1]
+    if _fastPath(top.kind != .subscribing) { return top }
+    return deliveryFrame(below: depth &- 1)
+  }
+
+  /// The innermost delivery frame among the `depth` outermost frames, if any.
+  @inline(never)
+  private func deliveryFrame(below depth: Int) -> Frame? {
+    var index = depth
     let frames = state.pointee.frames
     while index > 0 {
       index -= 1

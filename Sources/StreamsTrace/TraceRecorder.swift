@@ -594,8 +594,10 @@ enum Clock {
       return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW)
     #else
       var spec = timespec()
-      clock_gettime(CLOCK_MONOTONIC, &spec)
-      return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+      // Unprotected: `&spec` would give each caller a stack canary.
+      _ = _withUnprotectedUnsafeMutablePointer(to: &spec) { clock_gettime(CLOCK_MONOTONIC, $0) }
+      return UInt64(UInt(bitPattern: spec.tv_sec)) &* 1_000_000_000
+        &+ UInt64(UInt(bitPattern: spec.tv_nsec))
     #endif
   }
 
@@ -606,8 +608,12 @@ enum Clock {
       return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW_APPROX)
     #else
       var spec = timespec()
-      clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
-      return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+      // Unprotected: `&spec` would give each caller a stack canary.
+      _ = _withUnprotectedUnsafeMutablePointer(to: &spec) {
+        clock_gettime(CLOCK_MONOTONIC_COARSE, $0)
+      }
+      return UInt64(UInt(bitPattern: spec.tv_sec)) &* 1_000_000_000
+        &+ UInt64(UInt(bitPattern: spec.tv_nsec))
     #endif
   }
 }

@@ -8,8 +8,8 @@ import StreamsWorkloads
 //   run-workload NAME COUNT [streams|opencombine|baseline|asyncstream]
 //
 // The side defaults to `streams`. Instructions per operation are the difference between a run of
-// N and a run of 0 divided by N (`Benchmarks/count-instructions.sh` does it with callgrind), so
-// setup cancels out.
+// 2N and a run of N divided by N (`Benchmarks/count-instructions.sh` does it with callgrind), so
+// setup and one-time teardown cancel out.
 
 let usage = """
   usage: run-workload NAME COUNT [streams|opencombine|baseline|asyncstream]
