@@ -27,11 +27,10 @@ enum ReplayPolicy {
 /// one removed from it, by whoever holds the claim: the subscribing or disposing thread itself when
 /// nobody delivers (it takes the claim, for a moment or, with a replay, for the replay), otherwise
 /// the delivering thread, to which the change is queued as work in the same first-in first-out
-/// order as the events. The table
-/// keeps the subscription order; a removal leaves a hole that later subscriptions do not reuse,
-/// and the table is compacted once holes outnumber observers and number more than 8 (amortized
-/// O(1)). Nothing is copied
-/// per change and nothing is allocated per event.
+/// order as the events. The table keeps the subscription order; a removal leaves a hole that
+/// later subscriptions do not reuse, and the table is compacted once holes outnumber observers
+/// and number more than 8 (amortized O(1)). Nothing is copied per change and nothing is
+/// allocated per event.
 ///
 /// **Who delivers is kept in the atomic word** beside the lock: ``deliveringBit``, ``pendingBit``,
 /// ``removalsPendingBit``, ``closedBit``. The common `onNext` on a PublishSubject takes no lock:
