@@ -8,7 +8,7 @@ struct QueuedEvent {
   enum Kind: UInt8 {
     /// `from` (a subscriber, 0 for none) sent into the subject `to`: a send made inside a
     /// delivery (a chain edge) or with a string or a description beside it; other root sends go
-    /// to the thread's ``SendRing``.
+    /// to the thread's ``SeqlockRing``.
     case send
     /// The node `from` delivered to `to` (timeline mode only).
     case delivery
@@ -92,12 +92,12 @@ final class EventQueue: @unchecked Sendable {
   /// can be forgotten.
   private let abandonedFlag: UnsafeMutablePointer<Int>
   /// The owning thread's root sends, which do not go through the queue.
-  let sends: SendRing
+  let sends: SeqlockRing
 
   /// A queue of `capacity` slots (rounded up to a power of two), with a ring of `sendCapacity`
   /// root sends.
   init(capacity: Int, sendCapacity: Int) {
-    sends = SendRing(capacity: sendCapacity)
+    sends = .sends(capacity: sendCapacity)
     var size = 1
     while size < capacity { size <<= 1 }
     mask = size - 1
@@ -180,38 +180,39 @@ final class EventQueue: @unchecked Sendable {
   func abandon() { streams_atomic_store_release(abandonedFlag, 1) }
 }
 
-/// The sends a thread makes from outside any delivery with nothing queued beside them ("root
-/// sends": no chain edge to count, a plain element or none), written by that thread into a ring
-/// of its own instead of its ``EventQueue``, and read, merged by id with the other threads' and
-/// with the recorder's ring, when the graph is read (``RecorderState/recentDeliveries()``): a
-/// root send costs no queue push and no drain.
+/// Fixed-size slots of words written by one thread at a time (the owner) and read by others
+/// under the recorder's lock, keeping the last `capacity` written: a thread's root sends
+/// (``push(_:)``, ``readEach(_:)``) and a subscription's recent plain values (``NodeValues``).
 ///
 /// Each slot is guarded by a sequence word (a sequence lock whose every access is atomic, so
-/// ThreadSanitizer sees no race), as in ``NodeValues`` but with one writer, the owning thread:
-/// it stores the odd `n << 1 | 1` for its `n`th send, the entry's words with release stores, the
-/// even `(n + 1) << 1`, then the count with a release store. The reader (under the recorder's
-/// lock) keeps a slot only when its sequence word reads `(n + 1) << 1` before and after the words
-/// (an acquire fence between): a slot being rewritten for a newer send is skipped, as the newer
-/// send is the one the merge keeps. The slots are allocated at the first send (a thread that
-/// never sends into a subject holds none).
+/// ThreadSanitizer sees no race): for its `n`th write the owner stores the odd `n << 1 | 1`, the
+/// slot's words with release stores, the even `(n + 1) << 1`, then the count with a release store.
+/// No read-modify-write: one owner needs none. The reader keeps a slot only when its sequence
+/// word reads `(n + 1) << 1` before and after the words (an acquire fence between): a slot being
+/// rewritten for a newer write is skipped, as the newer write is the one to keep. The slots are
+/// allocated at the first write (a thread that never sends into a subject holds none).
+///
+/// "One owner at a time": a thread's sends are its own; a subscription's deliveries are serial
+/// (the Rx grammar), and each comes after the one before it.
 ///
 /// `@unchecked Sendable`: the slots and the words are only touched through atomic operations.
-final class SendRing: @unchecked Sendable {
-  /// How many sends the ring keeps: the recorder's ring's capacity rounded up to a power of two.
+final class SeqlockRing: @unchecked Sendable {
+  /// How many writes the ring keeps: the capacity asked for, rounded up to a power of two.
   let capacity: Int
   private let mask: Int
-  /// The number of sends written (index 0) and the slots' address (index 1; 0 until the first).
+  /// Words per slot: the sequence word and the `width` words written.
+  private let slotWords: Int
+  /// The number of writes (index 0) and the slots' address (index 1; 0 until the first).
   private let words: UnsafeMutablePointer<Int>
 
-  /// Words per slot: the sequence word and the entry's nine (see ``write(_:at:)``).
-  private static var slotWords: Int { 10 }
-
-  /// A ring keeping the last `capacity` (rounded up to a power of two) root sends; none for 0.
-  init(capacity: Int) {
+  /// A ring keeping the last `capacity` (rounded up to a power of two) writes of `width` words
+  /// each; none for 0.
+  init(capacity: Int, width: Int) {
     var size = capacity > 0 ? 1 : 0
     while size < capacity { size <<= 1 }
     self.capacity = size
     mask = size &- 1
+    slotWords = width + 1
     words = .allocate(capacity: 2)
     words.initialize(repeating: 0, count: 2)
   }
@@ -223,74 +224,101 @@ final class SendRing: @unchecked Sendable {
     words.deallocate()
   }
 
-  /// Owner: keeps `entry` in place of the oldest once full.
+  /// Owner: writes one slot in place of the oldest once full; `body` stores the slot's words
+  /// (each with `streams_atomic_store_release`) at the address it is given.
   @inline(__always)
-  func push(_ entry: RingEntry) {
+  func write(_ body: (UnsafeMutablePointer<Int>) -> Void) {
     var address = streams_atomic_load_relaxed(words + 1)
     if _slowPath(address == 0) { address = allocate() }
     let slots = UnsafeMutablePointer<Int>(bitPattern: address).unsafelyUnwrapped
-    let sent = streams_atomic_load_relaxed(words)
-    let slot = slots + (sent & mask) &* Self.slotWords
-    streams_atomic_store_relaxed(slot, sent << 1 | 1)
-    streams_atomic_store_release(slot + 1, Int(bitPattern: UInt(entry.id)))
-    streams_atomic_store_release(slot + 2, Int(bitPattern: UInt(entry.from)))
-    streams_atomic_store_release(slot + 3, Int(bitPattern: UInt(entry.to)))
-    streams_atomic_store_release(slot + 4, Int(bitPattern: UInt(entry.cause)))
-    streams_atomic_store_release(slot + 5, Int(bitPattern: UInt(entry.time)))
-    streams_atomic_store_release(
-      slot + 6,
-      Int(entry.thread) | Int(unsafeBitCast(entry.event, to: UInt8.self)) << 32
-        | Int(unsafeBitCast(entry.hop, to: UInt8.self)) << 40)
-    streams_atomic_store_release(slot + 7, entry.valueType)
-    streams_atomic_store_release(slot + 8, Int(bitPattern: UInt(entry.first)))
-    streams_atomic_store_release(slot + 9, Int(bitPattern: UInt(entry.second)))
-    streams_atomic_store_release(slot, (sent &+ 1) << 1)
-    streams_atomic_store_release(words, sent &+ 1)
+    let written = streams_atomic_load_relaxed(words)
+    let slot = slots + (written & mask) &* slotWords
+    streams_atomic_store_relaxed(slot, written << 1 | 1)
+    body(slot + 1)
+    streams_atomic_store_release(slot, (written &+ 1) << 1)
+    streams_atomic_store_release(words, written &+ 1)
   }
 
-  /// Owner: the slots, made at the first send.
+  /// Owner: the slots, made at the first write.
   @inline(never)
   private func allocate() -> Int {
-    let slots = UnsafeMutablePointer<Int>.allocate(capacity: capacity * Self.slotWords)
-    slots.initialize(repeating: 0, count: capacity * Self.slotWords)
+    let slots = UnsafeMutablePointer<Int>.allocate(capacity: capacity * slotWords)
+    slots.initialize(repeating: 0, count: capacity * slotWords)
     let address = Int(bitPattern: UInt(bitPattern: slots))
     streams_atomic_store_release(words + 1, address)
     return address
   }
 
-  /// Reader (under the recorder's lock): hands `body` each send kept, oldest first, skipping a
-  /// slot the owner is rewriting.
-  func readEach(_ body: (RingEntry) -> Void) {
-    let sent = streams_atomic_load_acquire(words)
+  /// Reader: hands `body` the words of each write kept, oldest first, skipping a slot the owner
+  /// is rewriting.
+  func readEach(words body: (UnsafePointer<Int>) -> Void) {
+    let written = streams_atomic_load_acquire(words)
     guard let slots = UnsafeMutablePointer<Int>(bitPattern: streams_atomic_load_acquire(words + 1))
     else { return }
-    var index = Swift.max(0, sent - capacity)
-    while index < sent {
-      defer { index += 1 }
-      let slot = slots + (index & mask) &* Self.slotWords
-      let sequence = streams_atomic_load_acquire(slot)
-      guard sequence == (index &+ 1) << 1 else { continue }
-      let id = streams_atomic_load_relaxed(slot + 1)
-      let from = streams_atomic_load_relaxed(slot + 2)
-      let to = streams_atomic_load_relaxed(slot + 3)
-      let cause = streams_atomic_load_relaxed(slot + 4)
-      let time = streams_atomic_load_relaxed(slot + 5)
-      let packed = streams_atomic_load_relaxed(slot + 6)
-      let valueType = streams_atomic_load_relaxed(slot + 7)
-      let first = streams_atomic_load_relaxed(slot + 8)
-      let second = streams_atomic_load_relaxed(slot + 9)
-      streams_atomic_fence_acquire()
-      guard streams_atomic_load_relaxed(slot) == sequence else { continue }
+    let width = slotWords - 1
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: width) { copy in
+      guard let copied = copy.baseAddress else { return }
+      var index = Swift.max(0, written - capacity)
+      while index < written {
+        defer { index += 1 }
+        let slot = slots + (index & mask) &* slotWords
+        let sequence = streams_atomic_load_acquire(slot)
+        guard sequence == (index &+ 1) << 1 else { continue }
+        for word in 0..<width {
+          copied[word] = streams_atomic_load_relaxed(slot + 1 + word)
+        }
+        streams_atomic_fence_acquire()
+        guard streams_atomic_load_relaxed(slot) == sequence else { continue }
+        body(UnsafePointer(copied))
+      }
+    }
+  }
+}
+
+/// The sends a thread makes from outside any delivery with nothing queued beside them ("root
+/// sends": no chain edge to count, a plain element or none), written by that thread into a ring
+/// of its own instead of its ``EventQueue``, and read, merged by id with the other threads' and
+/// with the recorder's ring, when the graph is read (``RecorderState/recentDeliveries()``): a
+/// root send costs no queue push and no drain.
+extension SeqlockRing {
+  /// A thread's ring of root sends, keeping the last `capacity` (rounded up to a power of two).
+  static func sends(capacity: Int) -> SeqlockRing {
+    SeqlockRing(capacity: capacity, width: 9)
+  }
+
+  /// Owner: keeps the root send `entry`.
+  @inline(__always)
+  func push(_ entry: RingEntry) {
+    write { slot in
+      streams_atomic_store_release(slot, Int(bitPattern: UInt(entry.id)))
+      streams_atomic_store_release(slot + 1, Int(bitPattern: UInt(entry.from)))
+      streams_atomic_store_release(slot + 2, Int(bitPattern: UInt(entry.to)))
+      streams_atomic_store_release(slot + 3, Int(bitPattern: UInt(entry.cause)))
+      streams_atomic_store_release(slot + 4, Int(bitPattern: UInt(entry.time)))
+      streams_atomic_store_release(
+        slot + 5,
+        Int(entry.thread) | Int(unsafeBitCast(entry.event, to: UInt8.self)) << 32
+          | Int(unsafeBitCast(entry.hop, to: UInt8.self)) << 40)
+      streams_atomic_store_release(slot + 6, entry.valueType)
+      streams_atomic_store_release(slot + 7, Int(bitPattern: UInt(entry.first)))
+      streams_atomic_store_release(slot + 8, Int(bitPattern: UInt(entry.second)))
+    }
+  }
+
+  /// Reader (under the recorder's lock): hands `body` each root send kept, oldest first.
+  func readEach(_ body: (RingEntry) -> Void) {
+    readEach(words: { slot in
+      let packed = slot[5]
       body(
         RingEntry(
-          id: UInt64(UInt(bitPattern: id)), from: UInt64(UInt(bitPattern: from)),
-          to: UInt64(UInt(bitPattern: to)), cause: UInt64(UInt(bitPattern: cause)),
-          time: UInt64(UInt(bitPattern: time)), thread: UInt32(truncatingIfNeeded: packed),
+          id: UInt64(UInt(bitPattern: slot[0])), from: UInt64(UInt(bitPattern: slot[1])),
+          to: UInt64(UInt(bitPattern: slot[2])), cause: UInt64(UInt(bitPattern: slot[3])),
+          time: UInt64(UInt(bitPattern: slot[4])), thread: UInt32(truncatingIfNeeded: packed),
           event: unsafeBitCast(
             UInt8(truncatingIfNeeded: packed >> 32), to: TraceGraph.EventKind.self),
           hop: unsafeBitCast(UInt8(truncatingIfNeeded: packed >> 40), to: TraceGraph.Hop.self),
-          valueType: valueType, first: UInt64(UInt(bitPattern: first)),
-          second: UInt64(UInt(bitPattern: second))))
-    }
+          valueType: slot[6], first: UInt64(UInt(bitPattern: slot[7])),
+          second: UInt64(UInt(bitPattern: slot[8]))))
+    })
   }
 }

@@ -20,7 +20,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   let values: NodeValues?
   /// `values`, for the delivering thread to use without reference counting (`values` holds it).
   let valuesRef: Unmanaged<NodeValues>?
-  /// `[events, first time, last time]`.
+  /// `[events, first time, last time, values ring]`: the ring is the address of a retained
+  /// ``SeqlockRing`` (0 for none), made when this subscription claims its node's values.
   private let counters: UnsafeMutablePointer<Int>
 
   init(
@@ -33,11 +34,15 @@ final class SubscriptionRecord: @unchecked Sendable {
     self.kind = kind
     self.values = values
     valuesRef = values.map { Unmanaged.passUnretained($0) }
-    counters = .allocate(capacity: 3)
-    counters.initialize(repeating: 0, count: 3)
+    counters = .allocate(capacity: 4)
+    counters.initialize(repeating: 0, count: 4)
   }
 
   deinit {
+    // Releasing the ring runs no user code (plain words).
+    if let ring = UnsafeRawPointer(bitPattern: counters[3]) {
+      Unmanaged<SeqlockRing>.fromOpaque(ring).release()
+    }
     counters.deallocate()
   }
 
@@ -62,13 +67,35 @@ final class SubscriptionRecord: @unchecked Sendable {
     )
   }
 
-  /// Whether this subscription is the one reporting its node's values: the first subscription
-  /// to deliver an element claims the node, so that an element shared by several subscribers
-  /// (`share`) is remembered once.
+  /// The ring this subscription keeps its node's values in, if it is the one reporting them
+  /// (called by the delivering thread only): the first subscription to deliver an element claims
+  /// the node and makes its ring, so that an element shared by several subscribers (`share`) is
+  /// remembered once.
   @inline(__always)
-  var reportsValues: Bool {
-    guard let valuesRef else { return false }
-    return valuesRef._withUnsafeGuaranteedRef { $0.claim(by: id) }
+  var valueRing: Unmanaged<SeqlockRing>? {
+    let bits = streams_atomic_load_relaxed(counters + 3)
+    if let ring = UnsafeRawPointer(bitPattern: bits) { return Unmanaged.fromOpaque(ring) }
+    guard let valuesRef, valuesRef._withUnsafeGuaranteedRef({ $0.claimant }) == 0 else {
+      return nil
+    }
+    return claimValues()
+  }
+
+  /// Claims the node's values, if no other subscription has since, with a new ring.
+  @inline(never)
+  private func claimValues() -> Unmanaged<SeqlockRing>? {
+    guard let values, values.claim(by: id) else { return nil }
+    let ring = Unmanaged.passRetained(SeqlockRing.values(limit: values.limit))
+    streams_atomic_store_release(counters + 3, Int(bitPattern: ring.toOpaque()))
+    return ring
+  }
+
+  /// The ring, if this subscription has claimed its node's values (for the reader, under the
+  /// recorder's lock).
+  var claimedRing: SeqlockRing? {
+    UnsafeRawPointer(bitPattern: streams_atomic_load_acquire(counters + 3)).map {
+      Unmanaged<SeqlockRing>.fromOpaque($0).takeUnretainedValue()
+    }
   }
 }
 
@@ -170,7 +197,7 @@ final class WeakOwner: @unchecked Sendable {
 ///
 /// What happens per event does not come here one by one: subscriptions count their own events
 /// (``SubscriptionRecord``), plain values go to their node's ``NodeValues``, root sends (from
-/// outside any delivery) to their thread's ``SendRing``, read when the graph is read
+/// outside any delivery) to their thread's ``SeqlockRing``, read when the graph is read
 /// (``recentDeliveries()``), and the sends made inside a delivery (chain edges), timeline
 /// deliveries, strings and descriptions wait in each thread's ``EventQueue`` until a reader takes
 /// the graph or the queue fills (``drain()``).
@@ -387,7 +414,11 @@ struct RecorderState {
           as: EdgeKey(from: node, to: subscriber, kind: .emission))
       }
     }
-    record.values?.release(by: record.id)
+    if let values = record.values {
+      // The claimant's values join its node's before another subscription can claim it.
+      if let ring = record.claimedRing { values.target.fold(ring) }
+      values.release(by: record.id)
+    }
     if live.removeValue(forKey: record.id) != nil,
       var made = madeByTerminal.removeValue(forKey: record.subscriber)
     {
@@ -527,7 +558,7 @@ struct RecorderState {
   }
 
   /// The recent deliveries, oldest first by id: the newest `recentDeliveries` of the ring's (with
-  /// the text kept beside each, if any) and of the threads' root sends (``SendRing``).
+  /// the text kept beside each, if any) and of the threads' root sends (``SeqlockRing``).
   func recentDeliveries() -> [(entry: RingEntry, text: TraceValue?)] {
     var merged: [(entry: RingEntry, text: TraceValue?)] = ring.positions.map {
       (ring[$0], ringTexts[$0])
@@ -553,7 +584,7 @@ struct RecorderState {
       cell._withUnsafeGuaranteedRef { values in
         let target = values.target
         let stamp = target === values ? Int(truncatingIfNeeded: event.delivery) : target.nextStamp()
-        target.remember(text: value, stamp: stamp)
+        target.remember(text: value, stamp: stamp, time: event.time)
       }
       return
     }
@@ -632,7 +663,17 @@ struct RecorderState {
     let subscriptions = live.values.sorted { $0.id < $1.id }
     let recent = recentDeliveries()
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
-    let nodeValues = sortedNodes.map { values[$0.id]?.target.ordered ?? [] }
+    // The rings of the subscriptions reporting values now, by the values object they report
+    // into.
+    var rings: [ObjectIdentifier: [SeqlockRing]] = [:]
+    for record in records.values.sorted(by: { $0.id < $1.id }) {
+      guard let values = record.values, let ring = record.claimedRing else { continue }
+      rings[ObjectIdentifier(values.target), default: []].append(ring)
+    }
+    let nodeValues = sortedNodes.map { node -> [TraceValue] in
+      guard let target = values[node.id]?.target else { return [] }
+      return target.ordered(with: rings[ObjectIdentifier(target)] ?? [])
+    }
     return Snapshot(
       graph: TraceGraph(
         nodes: sortedNodes,

@@ -281,7 +281,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   }
 
   /// Records the send `event` with nothing beside it: a root send (from outside any delivery)
-  /// goes into the thread's own ring of sends (``SendRing``), or nowhere when the ring keeps no
+  /// goes into the thread's own ring of sends (``SeqlockRing``), or nowhere when the ring keeps no
   /// deliveries; a send made inside a delivery is queued, for its chain edge to be counted.
   @inline(__always)
   func record(send event: QueuedEvent, in context: ThreadContext) {
@@ -315,10 +315,11 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// this thread.
   @inline(__always)
   func keep(
-    plain type: any Any.Type, _ first: UInt64, _ second: UInt64, in values: Unmanaged<NodeValues>
+    plain type: any Any.Type, _ first: UInt64, _ second: UInt64, in values: Unmanaged<NodeValues>,
+    time: UInt64
   ) {
     let target = values._withUnsafeGuaranteedRef { $0.current }
-    target._withUnsafeGuaranteedRef { $0.write(type: type, first, second) }
+    target._withUnsafeGuaranteedRef { $0.write(type: type, first, second, time: time) }
   }
 
   /// Keeps `value` among the recent values of the node whose values are `values` (or of the
@@ -329,8 +330,21 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     _ value: TraceValue, in values: Unmanaged<NodeValues>, from: UInt64, to: UInt64,
     cause: UInt64, in context: ThreadContext
   ) {
+    if values._withUnsafeGuaranteedRef({ $0.current })._withUnsafeGuaranteedRef({
+      $0.write(value, time: context.time)
+    }) {
+      return
+    }
+    queue(text: value, in: values, from: from, to: to, cause: cause, in: context)
+  }
+
+  /// Queues the string or description `value` for the recent values of the node whose values are
+  /// `values` (or of the node it was merged into), with its stamp, for the next drain.
+  func queue(
+    text value: TraceValue, in values: Unmanaged<NodeValues>, from: UInt64, to: UInt64,
+    cause: UInt64, in context: ThreadContext
+  ) {
     let target = values._withUnsafeGuaranteedRef { $0.current }
-    if target._withUnsafeGuaranteedRef({ $0.write(value) }) { return }
     let stamp = target._withUnsafeGuaranteedRef { $0.nextStamp() }
     enqueue(
       QueuedEvent(
@@ -425,9 +439,10 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
     context.push(
       .delivering, node: record.subscriber, delivery: parent?.delivery ?? 0,
       via: parent?.via ?? .direct, fineTime: false)
-    record.count(at: context.time)
-    if let values = record.valuesRef, record.reportsValues {
-      recorder.keep(plain: type, first, second, in: values)
+    let time = context.time
+    record.count(at: time)
+    if let ring = record.valueRing {
+      ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, time: time) }
     }
   }
 
@@ -447,8 +462,8 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
       kind: .delivery, event: .next, hop: via, thread: context.number, delivery: delivery,
       from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
     if recordsValues {
-      if let values = record.valuesRef, record.reportsValues {
-        recorder.keep(plain: type, first, second, in: values)
+      if let ring = record.valueRing {
+        ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, time: now) }
       }
       if recorder.ringKeepsValues {
         event.setValue(type: type, first, second)
@@ -466,10 +481,10 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
       // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
       context.push(
         .delivering, node: record.subscriber, delivery: cause, via: via, fineTime: false)
-      record.count(at: context.time)
-      if kind == .next, let values = record.valuesRef, record.reportsValues, let made = value() {
-        recorder.keep(
-          made, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
+      let time = context.time
+      record.count(at: time)
+      if kind == .next, let ring = record.valueRing, let made = value() {
+        keep(made, in: ring, cause: cause, time: time, in: context)
       }
       return
     }
@@ -483,15 +498,31 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
       hop: via, thread: context.number, delivery: delivery,
       from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
     guard recordsValues, let made = value() else { return recorder.enqueue(event, in: context) }
-    if kind == .next, let values = record.valuesRef, record.reportsValues {
-      recorder.keep(
-        made, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
+    if kind == .next, let ring = record.valueRing {
+      keep(made, in: ring, cause: cause, time: now, in: context)
     }
     if recorder.ringKeepsValues {
       recorder.enqueue(event, value: made, in: context)
     } else {
       recorder.enqueue(event, in: context)
     }
+  }
+
+  /// Keeps `value`, delivered at `time`, among the node's recent values: a plain value in this
+  /// subscription's `ring`, a string or a description queued for the next drain.
+  @inline(__always)
+  private func keep(
+    _ value: TraceValue, in ring: Unmanaged<SeqlockRing>, cause: UInt64, time: UInt64,
+    in context: ThreadContext
+  ) {
+    if let plain = value.plain {
+      return ring._withUnsafeGuaranteedRef {
+        $0.keep(type: plain.type, plain.words.0, plain.words.1, time: time)
+      }
+    }
+    guard let values = record.valuesRef else { return }
+    recorder.queue(
+      text: value, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
   }
 
   func subscribing() {
@@ -628,7 +659,7 @@ extension TraceRecorder: DirectTraceSender {
     let context = ThreadContext.current
     var (event, values) = startSend(.next, into: subject, node: node, in: context)
     if recordsValues {
-      if let values { keep(plain: type, first, second, in: values) }
+      if let values { keep(plain: type, first, second, in: values, time: context.time) }
       if ringKeepsValues {
         event.setValue(type: type, first, second)
       }

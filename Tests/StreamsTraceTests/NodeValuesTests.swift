@@ -1,5 +1,5 @@
 import Dispatch
-import Streams
+@_spi(StreamsInternal) import Streams
 import Testing
 
 @testable import StreamsTrace
@@ -11,51 +11,150 @@ private struct Pair: CustomStringConvertible {
   var description: String { "\(writer):\(check)" }
 }
 
+/// Keeps `value` (plain) in `ring` at `time`.
+private func keep(_ value: Int, in ring: SeqlockRing, time: UInt64) {
+  guard let plain = TraceValue(value).plain else {
+    Issue.record("an Int is a plain value")
+    return
+  }
+  ring.keep(type: plain.type, plain.words.0, plain.words.1, time: time)
+}
+
 @Suite("Node values: the rings of recent values")
 struct NodeValuesTests {
-  @Test("plain values are kept by the delivering thread, the newest `limit` oldest first")
+  @Test("a subject's plain values are kept by the sending thread, the newest `limit` oldest first")
   func newestPlainValues() {
     let values = NodeValues(limit: 5)
-    for value in 0..<20 { #expect(values.write(TraceValue(value))) }
-    #expect(values.ordered.map(\.description) == ["15", "16", "17", "18", "19"])
+    for value in 0..<20 { #expect(values.write(TraceValue(value), time: 1)) }
+    #expect(values.ordered().map(\.description) == ["15", "16", "17", "18", "19"])
   }
 
   @Test("a string is not written in place; with its stamp it sits in delivery order")
   func stringsInOrder() {
     let values = NodeValues(limit: 4)
-    #expect(values.write(TraceValue(1)))
-    #expect(!values.write(TraceValue("two")))
-    values.remember(text: TraceValue("two"), stamp: values.nextStamp())
-    #expect(values.write(TraceValue(3)))
-    #expect(values.ordered.map(\.description) == ["1", "two", "3"])
-    for value in 4..<10 { #expect(values.write(TraceValue(value))) }
-    #expect(values.ordered.map(\.description) == ["6", "7", "8", "9"])
+    #expect(values.write(TraceValue(1), time: 1))
+    #expect(!values.write(TraceValue("two"), time: 1))
+    values.remember(text: TraceValue("two"), stamp: values.nextStamp(), time: 1)
+    #expect(values.write(TraceValue(3), time: 1))
+    #expect(values.ordered().map(\.description) == ["1", "two", "3"])
+    for value in 4..<10 { #expect(values.write(TraceValue(value), time: 1)) }
+    #expect(values.ordered().map(\.description) == ["6", "7", "8", "9"])
   }
 
-  @Test("a merged node's values move to its canonical node, and later ones follow them there")
+  @Test("a merged node's values move to its canonical node, interleaved by time, and later ones follow")
   func forwarding() {
     let merged = NodeValues(limit: 8)
     let canonical = NodeValues(limit: 8)
-    #expect(canonical.write(TraceValue(10)))
-    #expect(merged.write(TraceValue(1)))
-    merged.remember(text: TraceValue("two"), stamp: merged.nextStamp())
+    #expect(canonical.write(TraceValue(10), time: 1))
+    #expect(merged.write(TraceValue(1), time: 2))
+    merged.remember(text: TraceValue("two"), stamp: merged.nextStamp(), time: 3)
+    #expect(canonical.write(TraceValue(20), time: 4))
     merged.forward(to: canonical)
     #expect(merged.current.takeUnretainedValue() === canonical)
     #expect(merged.target === canonical)
-    #expect(merged.current._withUnsafeGuaranteedRef { $0.write(TraceValue(3)) })
-    #expect(canonical.ordered.map(\.description) == ["10", "1", "two", "3"])
+    #expect(merged.current._withUnsafeGuaranteedRef { $0.write(TraceValue(3), time: 5) })
+    #expect(canonical.ordered().map(\.description) == ["10", "1", "two", "20", "3"])
   }
 
-  @Test("two threads writing one ring: no torn value, each writer's values in its order")
+  @Test("a subscription's ring keeps the newest values in order; an ended claimant's are folded in")
+  func claimantRings() {
+    let values = NodeValues(limit: 4)
+    let first = SeqlockRing.values(limit: values.limit)
+    for value in 1...6 { keep(value, in: first, time: 1) }
+    #expect(first.values.map(\.value.description) == ["3", "4", "5", "6"])
+    #expect(values.ordered(with: [first]).map(\.description) == ["3", "4", "5", "6"])
+    values.fold(first)
+    let second = SeqlockRing.values(limit: values.limit)
+    keep(7, in: second, time: 2)
+    keep(8, in: second, time: 2)
+    #expect(values.ordered(with: [second]).map(\.description) == ["5", "6", "7", "8"])
+    values.fold(second)
+    #expect(values.ordered().map(\.description) == ["5", "6", "7", "8"])
+  }
+
+  @Test("sources interleave by time; each keeps its own order; on equal times the earlier source first")
+  func interleaving() {
+    func timed(_ pairs: [(UInt64, Int)]) -> [(time: UInt64, value: TraceValue)] {
+      pairs.map { ($0.0, TraceValue($0.1)) }
+    }
+    let merged = NodeValues.interleaved([
+      timed([(1, 10), (3, 11), (3, 12)]),
+      [],
+      timed([(2, 20), (3, 21), (1, 22)]),
+      timed([(0, 30)]),
+    ])
+    #expect(merged.map(\.value.description) == ["30", "10", "20", "11", "12", "21", "22"])
+  }
+
+  @Test("a node's claim: one subscription at a time, another once it is released")
+  func claims() {
+    let values = NodeValues(limit: 2)
+    #expect(values.claimant == 0)
+    #expect(values.claim(by: 7))
+    #expect(values.claim(by: 7))
+    #expect(!values.claim(by: 8))
+    values.release(by: 8)
+    #expect(values.claimant == 7)
+    values.release(by: 7)
+    #expect(values.claim(by: 8))
+  }
+
+  @Test("two threads writing a subject's ring: no torn value, each writer's values in its order")
   func twoWriters() {
     let values = NodeValues(limit: 8)
     let rounds = 20_000
     DispatchQueue.concurrentPerform(iterations: 2) { writer in
       for index in 0..<rounds {
-        _ = values.write(TraceValue(Pair(writer: writer, check: index * 2 + writer)))
+        _ = values.write(TraceValue(Pair(writer: writer, check: index * 2 + writer)), time: 1)
       }
     }
-    let kept = values.ordered.map(\.description)
+    checkPairs(values.ordered().map(\.description))
+  }
+
+  @Test("a subscription's ring read while its owner writes: no torn value, in order")
+  func ringReadWhileWritten() {
+    let ring = SeqlockRing.values(limit: 8)
+    let rounds = 20_000
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      if thread == 0 {
+        for index in 0..<rounds {
+          guard let plain = TraceValue(Pair(writer: 0, check: index * 2)).plain else { return }
+          ring.keep(type: plain.type, plain.words.0, plain.words.1, time: UInt64(index))
+        }
+      } else {
+        for _ in 0..<rounds / 10 {
+          let kept = ring.values
+          #expect(kept.count <= 8)
+          #expect(zip(kept, kept.dropFirst()).allSatisfy { $0.time < $1.time })
+          if !kept.isEmpty { checkPairs(kept.map(\.value.description)) }
+        }
+      }
+    }
+    #expect(ring.values.map(\.time) == (UInt64(rounds - 8)..<UInt64(rounds)).map { $0 })
+  }
+
+  @Test("a subscription's ring is released with its record")
+  func ringLifetime() {
+    weak var weakRing: SeqlockRing?
+    do {
+      let values = NodeValues(limit: 4)
+      let record = SubscriptionRecord(
+        id: 1, node: 2, subscriber: 3, kind: .subscription, values: values)
+      #expect(record.claimedRing == nil)
+      let ring = record.valueRing
+      #expect(ring != nil)
+      #expect(values.claimant == 1)
+      weakRing = record.claimedRing
+      #expect(weakRing != nil)
+      let other = SubscriptionRecord(
+        id: 4, node: 2, subscriber: 5, kind: .subscription, values: values)
+      #expect(other.valueRing == nil, "a second subscription does not report the node's values")
+    }
+    #expect(weakRing == nil)
+  }
+
+  /// Checks descriptions of `Pair`s: whole, and each writer's in increasing order.
+  private func checkPairs(_ kept: [String]) {
     #expect(!kept.isEmpty && kept.count <= 8)
     var last = [-1, -1]
     for description in kept {

@@ -154,6 +154,74 @@ struct TraceRecorderQueueTests {
     #expect(node.eventCount == 8_000)
   }
 
+  @Test("a node's values: one subscription's while it lives, the next one's after it ends, in order")
+  func claimantHandoff() throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subject = PublishSubject<Int>()
+    let tens = subject.map { $0 * 10 }
+    let first = tens.subscribe(onNext: { _ in })
+    // A second subscriber of a shared node: the element is remembered once.
+    let shared = subject.map { $0 + 1 }.share()
+    let sharedFirst = shared.subscribe(onNext: { _ in })
+    let sharedSecond = shared.subscribe(onNext: { _ in })
+    subject.onNext(1)
+    subject.onNext(2)
+    // Read while the claimant lives: its ring is read with the node's values.
+    let live = recorder.graph
+    let liveMap = try #require(live.nodes.first { $0.id == tens.traceNodeID })
+    #expect(liveMap.recentValues == ["10", "20"])
+    first.dispose()
+    subject.onNext(3)  // no subscriber of `tens`: nothing delivered there
+    let second = tens.subscribe(onNext: { _ in })
+    subject.onNext(4)
+    subject.onNext(5)
+    sharedFirst.dispose()
+    subject.onNext(6)  // `share` still delivers to its second subscriber, which now reports
+    let graph = recorder.graph
+    second.dispose()
+    sharedSecond.dispose()
+    let map = try #require(graph.nodes.first { $0.id == tens.traceNodeID })
+    #expect(map.recentValues == ["10", "20", "40", "50", "60"])
+    let plusOne = try #require(
+      graph.nodes.first { $0.kind == "map" && $0.id != tens.traceNodeID && $0.eventCount > 0 })
+    #expect(plusOne.recentValues == ["2", "3", "4", "5", "6", "7"])
+  }
+
+  @Test("nodes merged into one, subscribed at once from several threads: every value kept whole")
+  func mergedNodesFromThreads() throws {
+    let threads = 4
+    let perThread = 2_000
+    let recorder = TraceRecorder(configuration: TraceConfiguration(recentValues: 64))
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subjects = (0..<threads).map { _ in PublishSubject<Int>() }
+    // One call site: the pipelines of one shape merge into one node.
+    func pipeline(_ subject: PublishSubject<Int>) -> Observable<Int> {
+      subject.filter { $0 >= 0 }
+    }
+    let subscriptions = subjects.map { pipeline($0).subscribe(onNext: { _ in }) }
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      for index in 0..<perThread { subjects[thread].onNext(thread * 1_000_000 + index) }
+    }
+    let graph = recorder.graph
+    for subscription in subscriptions { subscription.dispose() }
+    let filters = graph.nodes.filter { $0.kind == "filter" }
+    #expect(filters.count == 1)
+    let filter = try #require(filters.first)
+    #expect(filter.eventCount == threads * perThread)
+    #expect(filter.recentValues.count == 64)
+    var last: [Int: Int] = [:]
+    for value in filter.recentValues.compactMap({ Int($0) }) {
+      let thread = value / 1_000_000
+      #expect((0..<threads).contains(thread))
+      #expect(value % 1_000_000 >= perThread - 64, "an old value: \(value)")
+      #expect(value > last[thread, default: -1], "out of order: \(value)")
+      last[thread] = value
+    }
+  }
+
   @Test("what a thread recorded before it exited is in the graph")
   func exitedThread() throws {
     let recorder = TraceRecorder()
