@@ -41,7 +41,7 @@ struct NodeValuesTests {
     #expect(values.ordered().map(\.description) == ["6", "7", "8", "9"])
   }
 
-  @Test("a merged node's values move to its canonical node, interleaved by time, and later ones follow")
+  @Test("a merged node's values move to its canonical node, by time, and later ones follow")
   func forwarding() {
     let merged = NodeValues(limit: 8)
     let canonical = NodeValues(limit: 8)
@@ -72,7 +72,7 @@ struct NodeValuesTests {
     #expect(values.ordered().map(\.description) == ["5", "6", "7", "8"])
   }
 
-  @Test("sources interleave by time; each keeps its own order; on equal times the earlier source first")
+  @Test("sources interleave by time, each in its order; on equal times the earlier source first")
   func interleaving() {
     func timed(_ pairs: [(UInt64, Int)]) -> [(time: UInt64, value: TraceValue)] {
       pairs.map { ($0.0, TraceValue($0.1)) }

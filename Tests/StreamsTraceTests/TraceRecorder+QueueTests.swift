@@ -154,7 +154,7 @@ struct TraceRecorderQueueTests {
     #expect(node.eventCount == 8_000)
   }
 
-  @Test("a node's values: one subscription's while it lives, the next one's after it ends, in order")
+  @Test("a node's values: its subscription's while it lives, the next one's after it, in order")
   func claimantHandoff() throws {
     let recorder = TraceRecorder()
     Tracing.install(recorder)
