@@ -73,11 +73,10 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// remembered once.
   @inline(__always)
   var valueRing: Unmanaged<SeqlockRing>? {
+    guard let valuesRef else { return nil }
     let bits = streams_atomic_load_relaxed(counters + 3)
     if let ring = UnsafeRawPointer(bitPattern: bits) { return Unmanaged.fromOpaque(ring) }
-    guard let valuesRef, valuesRef._withUnsafeGuaranteedRef({ $0.claimant }) == 0 else {
-      return nil
-    }
+    guard valuesRef._withUnsafeGuaranteedRef({ $0.claimant }) == 0 else { return nil }
     return claimValues()
   }
 
