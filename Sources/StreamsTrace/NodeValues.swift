@@ -15,20 +15,23 @@ import StreamsShims
 ///   subscription to deliver claims the node with a ring of its own. A value delivered while its
 ///   subscription is being disposed on another thread may be written after the fold, and is
 ///   then not kept.
-/// - **A send into a subject** (several threads may send into one subject at once) writes into
-///   this object's shared ring of slots, each guarded by a sequence word (a sequence lock whose
-///   every access is atomic): a writer takes a stamp with a fetch-add, claims the stamp's slot
-///   with a compare-and-swap of its sequence word to the odd `stamp << 1 | 1`, stores the words
-///   with release stores, and publishes the even `stamp << 1`. Two writers never write one slot at
+/// - **A send into a subject**: the first thread to send into it claims it and writes into a
+///   ring of its own (the sender's ring, one writer: that thread, for the object's life), with no
+///   read-modify-write. Other threads (several may send into one subject at once) write into this
+///   object's shared ring of slots, each guarded by a sequence word (a sequence lock whose every
+///   access is atomic): a writer takes a stamp with a fetch-add, claims the stamp's slot with a
+///   compare-and-swap of its sequence word to the odd `stamp << 1 | 1`, stores the words with
+///   release stores, and publishes the even `stamp << 1`. Two writers never write one slot at
 ///   once: the second finds it claimed or newer and drops its value. The reader (under the
 ///   recorder's lock) keeps a slot only when its sequence word reads the same even value before
 ///   and after the words.
 ///
 /// Each value carries the time of the outermost delivery on its thread (the coarse clock, see
 /// ``ThreadContext``). The graph lists each source's values in the order they were written (the
-/// shared ring and the strings by stamp, a subscription's ring by position) and interleaves the
-/// sources by that time: values of one node from different subscriptions (a node merged into
-/// another, a claimant and the one after it) are ordered at the clock's precision.
+/// shared ring and the strings by stamp, a subscription's or a sender's ring by position) and
+/// interleaves the sources by that time: values of one node from different subscriptions (a node
+/// merged into another, a claimant and the one after it) or from different threads are ordered
+/// at the clock's precision.
 ///
 /// A node merged into another forwards to it (``forward(to:)``): its values move there, subject
 /// writers follow the forwarding with atomic loads, and the rings of its subscriptions are read
@@ -46,7 +49,9 @@ final class NodeValues: @unchecked Sendable {
   /// `capacity - 1`; the capacity is `limit` rounded up to a power of two.
   private let mask: Int
   /// The last stamp handed out (index 0), the subscription reporting the node's values (index
-  /// 1), and the values object this one forwards to (index 2, its address; 0 for none).
+  /// 1), the values object this one forwards to (index 2, its address; 0 for none), the thread
+  /// owning the sender's ring (index 3, its number + 1; 0 for none), and that ring (index 4, the
+  /// address of a retained ``SeqlockRing``; 0 until made).
   private let words: UnsafeMutablePointer<Int>
   /// Strings and descriptions, with their stamps and times: at most `limit`, the oldest at
   /// `textHead` once full.
@@ -69,11 +74,15 @@ final class NodeValues: @unchecked Sendable {
     mask = capacity - 1
     slots = .allocate(capacity: Self.slotWords * capacity)
     slots.initialize(repeating: 0, count: Self.slotWords * capacity)
-    words = .allocate(capacity: 3)
-    words.initialize(repeating: 0, count: 3)
+    words = .allocate(capacity: 5)
+    words.initialize(repeating: 0, count: 5)
   }
 
   deinit {
+    // Releasing the ring runs no user code (plain words).
+    if let ring = UnsafeRawPointer(bitPattern: words[4]) {
+      Unmanaged<SeqlockRing>.fromOpaque(ring).release()
+    }
     slots.deallocate()
     words.deallocate()
   }
@@ -98,18 +107,45 @@ final class NodeValues: @unchecked Sendable {
     streams_atomic_fetch_add(words, 1) &+ 1
   }
 
-  /// Keeps `value` in the shared ring if it is plain, and returns `true`; returns `false` for a
-  /// string or a description, which the caller queues with a stamp from ``nextStamp()``.
+  /// Keeps `value`, sent by the thread numbered `thread`, if it is plain, and returns `true`;
+  /// returns `false` for a string or a description, which the caller queues with a stamp from
+  /// ``nextStamp()``.
   @inline(__always)
-  func write(_ value: TraceValue, time: UInt64) -> Bool {
+  func write(_ value: TraceValue, time: UInt64, thread: UInt32) -> Bool {
     guard let plain = value.plain else { return false }
-    write(type: plain.type, plain.words.0, plain.words.1, time: time)
+    write(type: plain.type, plain.words.0, plain.words.1, time: time, thread: thread)
+    return true
+  }
+
+  /// Keeps the plain value of `type` whose bytes are `first` and `second`, sent by the thread
+  /// numbered `thread`: in the sender's ring if that thread owns it (or claims it now), else in
+  /// the shared ring.
+  @inline(__always)
+  func write(type: any Any.Type, _ first: UInt64, _ second: UInt64, time: UInt64, thread: UInt32) {
+    let owner = streams_atomic_load_relaxed(words + 3)
+    if owner == Int(thread) &+ 1 || (owner == 0 && claimSenderRing(by: thread)) {
+      // Published by this thread (below), so its own relaxed load sees it.
+      let ring = UnsafeRawPointer(bitPattern: streams_atomic_load_relaxed(words + 4))
+      return Unmanaged<SeqlockRing>.fromOpaque(ring.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+        $0.keep(type: type, first, second, time: time)
+      }
+    }
+    writeShared(type: type, first, second, time: time)
+  }
+
+  /// Makes the thread numbered `thread` the owner of the sender's ring, if no thread is; whether
+  /// it is now.
+  @inline(never)
+  private func claimSenderRing(by thread: UInt32) -> Bool {
+    guard streams_atomic_compare_exchange(words + 3, 0, Int(thread) &+ 1) else { return false }
+    let ring = Unmanaged.passRetained(SeqlockRing.values(limit: limit))
+    streams_atomic_store_release(words + 4, Int(bitPattern: ring.toOpaque()))
     return true
   }
 
   /// Keeps the plain value of `type` whose bytes are `first` and `second` in the shared ring.
   @inline(__always)
-  func write(type: any Any.Type, _ first: UInt64, _ second: UInt64, time: UInt64) {
+  private func writeShared(type: any Any.Type, _ first: UInt64, _ second: UInt64, time: UInt64) {
     let stamp = nextStamp()
     let slot = slots + (stamp & mask) &* Self.slotWords
     let sequence = streams_atomic_load_relaxed(slot)
@@ -155,7 +191,7 @@ final class NodeValues: @unchecked Sendable {
     forwarded = other
     streams_atomic_store_release(
       words + 2, Int(bitPattern: Unmanaged.passUnretained(other).toOpaque()))
-    other.archive = other.newest(Self.interleaved([other.archive, held]))
+    other.archive = other.newest(Self.interleaved([other.archive, held, sent]))
     archive = []
     texts = []
     textHead = 0
@@ -179,7 +215,15 @@ final class NodeValues: @unchecked Sendable {
   /// The newest `limit` values, oldest first, with those of `rings` (the rings of the live
   /// subscriptions reporting into this object).
   func ordered(with rings: [SeqlockRing] = []) -> [TraceValue] {
-    newest(Self.interleaved([archive, held] + rings.map(\.values))).map(\.value)
+    newest(Self.interleaved([archive, held, sent] + rings.map(\.values))).map(\.value)
+  }
+
+  /// The values in the sender's ring.
+  private var sent: [(time: UInt64, value: TraceValue)] {
+    guard let ring = UnsafeRawPointer(bitPattern: streams_atomic_load_acquire(words + 4)) else {
+      return []
+    }
+    return Unmanaged<SeqlockRing>.fromOpaque(ring).takeUnretainedValue().values
   }
 
   /// The shared ring's values and the strings, by stamp.

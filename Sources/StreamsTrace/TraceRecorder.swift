@@ -316,10 +316,12 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   @inline(__always)
   func keep(
     plain type: any Any.Type, _ first: UInt64, _ second: UInt64, in values: Unmanaged<NodeValues>,
-    time: UInt64
+    in context: ThreadContext
   ) {
     let target = values._withUnsafeGuaranteedRef { $0.current }
-    target._withUnsafeGuaranteedRef { $0.write(type: type, first, second, time: time) }
+    target._withUnsafeGuaranteedRef {
+      $0.write(type: type, first, second, time: context.time, thread: context.number)
+    }
   }
 
   /// Keeps `value` among the recent values of the node whose values are `values` (or of the
@@ -331,7 +333,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     cause: UInt64, in context: ThreadContext
   ) {
     if values._withUnsafeGuaranteedRef({ $0.current })._withUnsafeGuaranteedRef({
-      $0.write(value, time: context.time)
+      $0.write(value, time: context.time, thread: context.number)
     }) {
       return
     }
@@ -659,7 +661,7 @@ extension TraceRecorder: DirectTraceSender {
     let context = ThreadContext.current
     var (event, values) = startSend(.next, into: subject, node: node, in: context)
     if recordsValues {
-      if let values { keep(plain: type, first, second, in: values, time: context.time) }
+      if let values { keep(plain: type, first, second, in: values, in: context) }
       if ringKeepsValues {
         event.setValue(type: type, first, second)
       }

@@ -25,19 +25,25 @@ struct NodeValuesTests {
   @Test("a subject's plain values are kept by the sending thread, the newest `limit` oldest first")
   func newestPlainValues() {
     let values = NodeValues(limit: 5)
-    for value in 0..<20 { #expect(values.write(TraceValue(value), time: 1)) }
+    for value in 0..<20 { #expect(values.write(TraceValue(value), time: 1, thread: 1)) }
     #expect(values.ordered().map(\.description) == ["15", "16", "17", "18", "19"])
+    // Another thread's values go to the shared ring, interleaved by time.
+    #expect(values.write(TraceValue(20), time: 2, thread: 2))
+    #expect(values.write(TraceValue(21), time: 3, thread: 1))
+    #expect(values.ordered().map(\.description) == ["17", "18", "19", "20", "21"])
   }
 
   @Test("a string is not written in place; with its stamp it sits in delivery order")
   func stringsInOrder() {
     let values = NodeValues(limit: 4)
-    #expect(values.write(TraceValue(1), time: 1))
-    #expect(!values.write(TraceValue("two"), time: 1))
+    #expect(!values.write(TraceValue("one"), time: 1, thread: 1))
+    values.remember(text: TraceValue("one"), stamp: values.nextStamp(), time: 1)
     values.remember(text: TraceValue("two"), stamp: values.nextStamp(), time: 1)
-    #expect(values.write(TraceValue(3), time: 1))
-    #expect(values.ordered().map(\.description) == ["1", "two", "3"])
-    for value in 4..<10 { #expect(values.write(TraceValue(value), time: 1)) }
+    #expect(values.ordered().map(\.description) == ["one", "two"])
+    // Plain values and strings in one node (which needs two element types) are ordered by time.
+    #expect(values.write(TraceValue(3), time: 2, thread: 1))
+    #expect(values.ordered().map(\.description) == ["one", "two", "3"])
+    for value in 4..<10 { #expect(values.write(TraceValue(value), time: 3, thread: 1)) }
     #expect(values.ordered().map(\.description) == ["6", "7", "8", "9"])
   }
 
@@ -45,14 +51,15 @@ struct NodeValuesTests {
   func forwarding() {
     let merged = NodeValues(limit: 8)
     let canonical = NodeValues(limit: 8)
-    #expect(canonical.write(TraceValue(10), time: 1))
-    #expect(merged.write(TraceValue(1), time: 2))
+    #expect(canonical.write(TraceValue(10), time: 1, thread: 1))
+    #expect(merged.write(TraceValue(1), time: 2, thread: 1))
     merged.remember(text: TraceValue("two"), stamp: merged.nextStamp(), time: 3)
-    #expect(canonical.write(TraceValue(20), time: 4))
+    #expect(canonical.write(TraceValue(20), time: 4, thread: 2))
     merged.forward(to: canonical)
     #expect(merged.current.takeUnretainedValue() === canonical)
     #expect(merged.target === canonical)
-    #expect(merged.current._withUnsafeGuaranteedRef { $0.write(TraceValue(3), time: 5) })
+    #expect(
+      merged.current._withUnsafeGuaranteedRef { $0.write(TraceValue(3), time: 5, thread: 1) })
     #expect(canonical.ordered().map(\.description) == ["10", "1", "two", "20", "3"])
   }
 
@@ -99,16 +106,20 @@ struct NodeValuesTests {
     #expect(values.claim(by: 8))
   }
 
-  @Test("two threads writing a subject's ring: no torn value, each writer's values in its order")
-  func twoWriters() {
+  @Test("threads sending into one subject: no torn value, each thread's values in its order")
+  func concurrentSenders() {
     let values = NodeValues(limit: 8)
     let rounds = 20_000
-    DispatchQueue.concurrentPerform(iterations: 2) { writer in
+    // Three threads: the first to send owns the sender's ring, the other two share the shared
+    // ring.
+    DispatchQueue.concurrentPerform(iterations: 3) { writer in
       for index in 0..<rounds {
-        _ = values.write(TraceValue(Pair(writer: writer, check: index * 2 + writer)), time: 1)
+        _ = values.write(
+          TraceValue(Pair(writer: writer, check: index * 3 + writer)), time: UInt64(index),
+          thread: UInt32(writer))
       }
     }
-    checkPairs(values.ordered().map(\.description))
+    checkPairs(values.ordered().map(\.description), writers: 3)
   }
 
   @Test("a subscription's ring read while its owner writes: no torn value, in order")
@@ -153,19 +164,21 @@ struct NodeValuesTests {
     #expect(weakRing == nil)
   }
 
-  /// Checks descriptions of `Pair`s: whole, and each writer's in increasing order.
-  private func checkPairs(_ kept: [String]) {
+  /// Checks descriptions of `Pair`s from `writers` writers: whole, and each writer's in
+  /// increasing order.
+  private func checkPairs(_ kept: [String], writers: Int = 2) {
     #expect(!kept.isEmpty && kept.count <= 8)
-    var last = [-1, -1]
+    var last = Array(repeating: -1, count: writers)
     for description in kept {
       let parts = description.split(separator: ":").compactMap { Int($0) }
       #expect(parts.count == 2)
       guard parts.count == 2 else { continue }
       let (writer, check) = (parts[0], parts[1])
-      #expect(writer == 0 || writer == 1)
-      #expect(check % 2 == writer, "a torn value: \(description)")
-      #expect(check > last[writer % 2])
-      last[writer % 2] = check
+      #expect((0..<writers).contains(writer))
+      guard (0..<writers).contains(writer) else { continue }
+      #expect(check % writers == writer, "a torn value: \(description)")
+      #expect(check > last[writer])
+      last[writer] = check
     }
   }
 }
