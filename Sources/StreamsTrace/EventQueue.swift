@@ -12,8 +12,9 @@ struct QueuedEvent {
     case send
     /// The node `from` delivered to `to` (timeline mode only).
     case delivery
-    /// The node of `cell` emitted the string or description queued with this event (plain
-    /// values are written to the node's values by the delivering thread).
+    /// The node of `cell` emitted the string or description queued with this event, whose `time`
+    /// holds the value's order key (see ``NodeValues``; plain values are written into rings by
+    /// the delivering thread).
     case value
   }
 
@@ -182,7 +183,8 @@ final class EventQueue: @unchecked Sendable {
 
 /// Fixed-size slots of words written by one thread at a time (the owner) and read by others
 /// under the recorder's lock, keeping the last `capacity` written: a thread's root sends
-/// (``push(_:)``, ``readEach(_:)``) and a subscription's recent plain values (``NodeValues``).
+/// (``push(_:)``, ``readEach(_:)``), and the recent plain values of a node written by the
+/// subscription that claimed it or by the first thread to send into a subject (``NodeValues``).
 ///
 /// Each slot is guarded by a sequence word (a sequence lock whose every access is atomic, so
 /// ThreadSanitizer sees no race): for its `n`th write the owner stores the odd `n << 1 | 1`, the
@@ -192,8 +194,11 @@ final class EventQueue: @unchecked Sendable {
 /// rewritten for a newer write is skipped, as the newer write is the one to keep. The slots are
 /// allocated at the first write (a thread that never sends into a subject holds none).
 ///
-/// "One owner at a time": a thread's sends are its own; a subscription's deliveries are serial
-/// (the Rx grammar), and each comes after the one before it.
+/// "One owner at a time": a thread's sends are its own, and so is a subject's sender's ring; a
+/// subscription's deliveries are serial (the Rx grammar), and each comes after the one before
+/// it. The ring relies on that: code that breaks the grammar (calling one `create` observer from
+/// two threads at once, which the core documents as a misuse) can leave a kept value mixing the
+/// words of two values, or lose one; it never makes the reader touch memory outside the slots.
 ///
 /// `@unchecked Sendable`: the slots and the words are only touched through atomic operations.
 final class SeqlockRing: @unchecked Sendable {

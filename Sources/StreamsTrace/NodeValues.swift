@@ -7,17 +7,18 @@ import StreamsShims
 ///
 /// Where a plain value (``TraceValue/plain``: a type and two words) goes depends on who writes it:
 ///
-/// - **An operator's subscription** (one writer: its deliveries are serial) writes into a ring of
-///   its own (a ``SeqlockRing``, made when it claims the node, held by its record), with no
-///   read-modify-write at all. Only the first subscription to deliver claims the node, so that an
-///   element shared by several subscribers (`share`) is remembered once. When the claimant ends,
-///   its values are folded into this object's (``fold(_:)``, under the lock) and the next
-///   subscription to deliver claims the node with a ring of its own. A value delivered while its
-///   subscription is being disposed on another thread may be written after the fold, and is
-///   then not kept.
-/// - **A send into a subject**: the first thread to send into it claims it and writes into a
-///   ring of its own (the sender's ring, one writer: that thread, for the object's life), with no
-///   read-modify-write. Other threads (several may send into one subject at once) write into this
+/// - **An operator's subscription** (one writer, as its deliveries are serial by the Rx
+///   grammar) writes into a ring of its own (a ``SeqlockRing``, made when it claims the node,
+///   held by its record), with no read-modify-write. Only the first subscription to deliver claims
+///   the node, so that an element shared by several subscribers (`share`) is remembered once.
+///   When the claimant ends, its values are folded into this object's (``fold(_:)``, under the
+///   lock) and the next subscription to deliver claims the node with a ring of its own. A value
+///   delivered while its subscription is being disposed on another thread may be written after
+///   the fold, and is then not kept; so may a value another subscription delivers meanwhile,
+///   which finds the node still claimed.
+/// - **A send into a subject**: the first thread to send into it owns a ring of its own (the
+///   sender's ring, one writer: that thread, for the object's life), with no read-modify-write
+///   after the claim. Other threads (several may send into one subject at once) write into this
 ///   object's shared ring of slots, each guarded by a sequence word (a sequence lock whose every
 ///   access is atomic): a writer takes a stamp with a fetch-add, claims the stamp's slot with a
 ///   compare-and-swap of its sequence word to the odd `stamp << 1 | 1`, stores the words with
@@ -26,12 +27,17 @@ import StreamsShims
 ///   recorder's lock) keeps a slot only when its sequence word reads the same even value before
 ///   and after the words.
 ///
-/// Each value carries the time of the outermost delivery on its thread (the coarse clock, see
-/// ``ThreadContext``). The graph lists each source's values in the order they were written (the
-/// shared ring and the strings by stamp, a subscription's or a sender's ring by position) and
-/// interleaves the sources by that time: values of one node from different subscriptions (a node
-/// merged into another, a claimant and the one after it) or from different threads are ordered
-/// at the clock's precision.
+/// Each value carries an order key. A subject's is the send's delivery id, taken from the
+/// process-wide counter when the send began, so a subject's values are listed in the order the
+/// sends began, whichever thread made them. An operator's is the time of the outermost delivery
+/// under way on the delivering thread when it delivered (``ThreadContext``: the coarse clock, or
+/// the precise one in timeline mode). The graph lists each source's values in the order they were
+/// written (the shared ring and the strings by stamp, a ring by position) and interleaves the
+/// sources by key, the earlier source first on equal keys (the folded values, then the strings
+/// and the shared ring, then the sender's ring, then the live subscriptions' rings by
+/// subscription). So values of one operator node from different subscriptions (the nodes of a
+/// pipeline rebuilt at one call site, merged into one; a claimant and the one after it) are
+/// ordered by when the event that caused them began, at the clock's tick.
 ///
 /// A node merged into another forwards to it (``forward(to:)``): its values move there, subject
 /// writers follow the forwarding with atomic loads, and the rings of its subscriptions are read
@@ -42,9 +48,12 @@ import StreamsShims
 /// `@unchecked Sendable`: the slots and the counters are only touched through atomic operations;
 /// `texts`, `textHead`, `archive` and `forwarded` are guarded by the recorder's lock.
 final class NodeValues: @unchecked Sendable {
+  /// A value with its order key.
+  typealias Keyed = (key: UInt64, value: TraceValue)
+
   /// How many values the graph shows.
   let limit: Int
-  /// `capacity` slots of 5 words: sequence (0 when empty), time, type, and the value's two words.
+  /// `capacity` slots of 5 words: sequence (0 when empty), key, type, and the value's two words.
   private let slots: UnsafeMutablePointer<Int>
   /// `capacity - 1`; the capacity is `limit` rounded up to a power of two.
   private let mask: Int
@@ -53,13 +62,13 @@ final class NodeValues: @unchecked Sendable {
   /// owning the sender's ring (index 3, its number + 1; 0 for none), and that ring (index 4, the
   /// address of a retained ``SeqlockRing``; 0 until made).
   private let words: UnsafeMutablePointer<Int>
-  /// Strings and descriptions, with their stamps and times: at most `limit`, the oldest at
+  /// Strings and descriptions, with their stamps and keys: at most `limit`, the oldest at
   /// `textHead` once full.
-  @exclusivity(unchecked) private var texts: [(stamp: Int, time: UInt64, value: TraceValue)] = []
+  @exclusivity(unchecked) private var texts: [(stamp: Int, key: UInt64, value: TraceValue)] = []
   @exclusivity(unchecked) private var textHead = 0
   /// Values of ended claimants and of nodes merged into this one, oldest first (at most
   /// `limit`).
-  @exclusivity(unchecked) private var archive: [(time: UInt64, value: TraceValue)] = []
+  @exclusivity(unchecked) private var archive: [Keyed] = []
   /// What `words[2]` points to, held strongly.
   @exclusivity(unchecked) private(set) var forwarded: NodeValues?
 
@@ -107,30 +116,30 @@ final class NodeValues: @unchecked Sendable {
     streams_atomic_fetch_add(words, 1) &+ 1
   }
 
-  /// Keeps `value`, sent by the thread numbered `thread`, if it is plain, and returns `true`;
-  /// returns `false` for a string or a description, which the caller queues with a stamp from
-  /// ``nextStamp()``.
+  /// Keeps `value`, sent with the order key `key` by the thread numbered `thread`, if it is
+  /// plain, and returns `true`; returns `false` for a string or a description, which the caller
+  /// queues with a stamp from ``nextStamp()``.
   @inline(__always)
-  func write(_ value: TraceValue, time: UInt64, thread: UInt32) -> Bool {
+  func write(_ value: TraceValue, key: UInt64, thread: UInt32) -> Bool {
     guard let plain = value.plain else { return false }
-    write(type: plain.type, plain.words.0, plain.words.1, time: time, thread: thread)
+    write(type: plain.type, plain.words.0, plain.words.1, key: key, thread: thread)
     return true
   }
 
-  /// Keeps the plain value of `type` whose bytes are `first` and `second`, sent by the thread
-  /// numbered `thread`: in the sender's ring if that thread owns it (or claims it now), else in
-  /// the shared ring.
+  /// Keeps the plain value of `type` whose bytes are `first` and `second`, sent with the order
+  /// key `key` by the thread numbered `thread`: in the sender's ring if that thread owns it (or
+  /// claims it now), else in the shared ring.
   @inline(__always)
-  func write(type: any Any.Type, _ first: UInt64, _ second: UInt64, time: UInt64, thread: UInt32) {
+  func write(type: any Any.Type, _ first: UInt64, _ second: UInt64, key: UInt64, thread: UInt32) {
     let owner = streams_atomic_load_relaxed(words + 3)
     if owner == Int(thread) &+ 1 || (owner == 0 && claimSenderRing(by: thread)) {
       // Published by this thread (below), so its own relaxed load sees it.
       let ring = UnsafeRawPointer(bitPattern: streams_atomic_load_relaxed(words + 4))
       return Unmanaged<SeqlockRing>.fromOpaque(ring.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-        $0.keep(type: type, first, second, time: time)
+        $0.keep(type: type, first, second, key: key)
       }
     }
-    writeShared(type: type, first, second, time: time)
+    writeShared(type: type, first, second, key: key)
   }
 
   /// Makes the thread numbered `thread` the owner of the sender's ring, if no thread is; whether
@@ -145,7 +154,7 @@ final class NodeValues: @unchecked Sendable {
 
   /// Keeps the plain value of `type` whose bytes are `first` and `second` in the shared ring.
   @inline(__always)
-  private func writeShared(type: any Any.Type, _ first: UInt64, _ second: UInt64, time: UInt64) {
+  private func writeShared(type: any Any.Type, _ first: UInt64, _ second: UInt64, key: UInt64) {
     let stamp = nextStamp()
     let slot = slots + (stamp & mask) &* Self.slotWords
     let sequence = streams_atomic_load_relaxed(slot)
@@ -153,7 +162,7 @@ final class NodeValues: @unchecked Sendable {
     guard sequence & 1 == 0, sequence >> 1 < stamp,
       streams_atomic_compare_exchange(slot, sequence, stamp << 1 | 1)
     else { return }
-    streams_atomic_store_release(slot + 1, Int(bitPattern: UInt(time)))
+    streams_atomic_store_release(slot + 1, Int(bitPattern: UInt(key)))
     streams_atomic_store_release(slot + 2, unsafeBitCast(type, to: Int.self))
     streams_atomic_store_release(slot + 3, Int(bitPattern: UInt(first)))
     streams_atomic_store_release(slot + 4, Int(bitPattern: UInt(second)))
@@ -191,49 +200,42 @@ final class NodeValues: @unchecked Sendable {
     forwarded = other
     streams_atomic_store_release(
       words + 2, Int(bitPattern: Unmanaged.passUnretained(other).toOpaque()))
-    other.archive = other.newest(Self.interleaved([other.archive, held, sent]))
+    other.archive = Self.newest(other.limit, of: [other.archive, held, sent])
     archive = []
     texts = []
     textHead = 0
   }
 
-  /// Keeps the values of an ended claimant's ring (see ``SeqlockRing/keep(type:_:_:time:)``).
+  /// Keeps the values of an ended claimant's ring (see ``SeqlockRing/keep(type:_:_:key:)``).
   func fold(_ ring: SeqlockRing) {
-    archive = newest(Self.interleaved([archive, ring.values]))
+    archive = Self.newest(limit, of: [archive, ring.values])
   }
 
-  /// Keeps a string or description delivered with `stamp` at `time`, taken in from a queue.
-  func remember(text value: TraceValue, stamp: Int, time: UInt64) {
+  /// Keeps a string or description delivered with `stamp` and the order key `key`, taken in
+  /// from a queue.
+  func remember(text value: TraceValue, stamp: Int, key: UInt64) {
     if texts.count < limit {
-      texts.append((stamp, time, value))
+      texts.append((stamp, key, value))
       return
     }
-    texts[textHead] = (stamp, time, value)
+    texts[textHead] = (stamp, key, value)
     textHead = textHead + 1 == limit ? 0 : textHead + 1
   }
 
   /// The newest `limit` values, oldest first, with those of `rings` (the rings of the live
-  /// subscriptions reporting into this object).
+  /// subscriptions reporting into this object, in the order of their subscriptions).
   func ordered(with rings: [SeqlockRing] = []) -> [TraceValue] {
-    newest(Self.interleaved([archive, held, sent] + rings.map(\.values))).map(\.value)
-  }
-
-  /// The values in the sender's ring.
-  private var sent: [(time: UInt64, value: TraceValue)] {
-    guard let ring = UnsafeRawPointer(bitPattern: streams_atomic_load_acquire(words + 4)) else {
-      return []
-    }
-    return Unmanaged<SeqlockRing>.fromOpaque(ring).takeUnretainedValue().values
+    Self.newest(limit, of: [archive, held, sent] + rings.map(\.values)).map(\.value)
   }
 
   /// The shared ring's values and the strings, by stamp.
-  private var held: [(time: UInt64, value: TraceValue)] {
+  private var held: [Keyed] {
     var all = texts
     for index in 0...mask {
       let slot = slots + index &* Self.slotWords
       let sequence = streams_atomic_load_acquire(slot)
       guard sequence != 0, sequence & 1 == 0 else { continue }
-      let time = streams_atomic_load_relaxed(slot + 1)
+      let key = streams_atomic_load_relaxed(slot + 1)
       let type = streams_atomic_load_relaxed(slot + 2)
       let first = streams_atomic_load_relaxed(slot + 3)
       let second = streams_atomic_load_relaxed(slot + 4)
@@ -241,63 +243,83 @@ final class NodeValues: @unchecked Sendable {
       guard streams_atomic_load_relaxed(slot) == sequence else { continue }
       all.append(
         (
-          sequence >> 1, UInt64(UInt(bitPattern: time)),
+          sequence >> 1, UInt64(UInt(bitPattern: key)),
           TraceValue(
             plainType: unsafeBitCast(type, to: Any.Type.self),
             words: (UInt64(UInt(bitPattern: first)), UInt64(UInt(bitPattern: second))))
         ))
     }
     all.sort { $0.stamp < $1.stamp }
-    return all.map { ($0.time, $0.value) }
+    return all.map { ($0.key, $0.value) }
   }
 
-  private func newest(_ values: [(time: UInt64, value: TraceValue)])
-    -> [(time: UInt64, value: TraceValue)]
-  {
-    values.count > limit ? Array(values.suffix(limit)) : values
-  }
-
-  /// `sources` merged into one sequence, each source's values in their order, interleaved by
-  /// time (on equal times, the earlier source first).
-  static func interleaved(_ sources: [[(time: UInt64, value: TraceValue)]])
-    -> [(time: UInt64, value: TraceValue)]
-  {
-    let nonEmpty = sources.filter { !$0.isEmpty }
-    guard nonEmpty.count > 1 else { return nonEmpty.first ?? [] }
-    var positions = Array(repeating: 0, count: nonEmpty.count)
-    var merged: [(time: UInt64, value: TraceValue)] = []
-    merged.reserveCapacity(nonEmpty.reduce(0) { $0 + $1.count })
-    while true {
-      var next: Int?
-      for (source, values) in nonEmpty.enumerated() where positions[source] < values.count {
-        if let best = next,
-          nonEmpty[best][positions[best]].time <= values[positions[source]].time
-        {
-          continue
-        }
-        next = source
-      }
-      guard let source = next else { return merged }
-      merged.append(nonEmpty[source][positions[source]])
-      positions[source] += 1
+  /// The values in the sender's ring.
+  private var sent: [Keyed] {
+    guard let ring = UnsafeRawPointer(bitPattern: streams_atomic_load_acquire(words + 4)) else {
+      return []
     }
+    return Unmanaged<SeqlockRing>.fromOpaque(ring).takeUnretainedValue().values
+  }
+
+  /// The newest `limit` values of `sources` merged into one sequence, oldest first: each
+  /// source's values in their order, the sources interleaved by key (on equal keys, the earlier
+  /// source first). Takes them newest first from the sources' ends, choosing among the sources
+  /// with a heap: O(`sources.count` + `limit` × log `sources.count`), however many sources (the
+  /// live subscriptions of a pipeline rebuilt many times hold one each).
+  static func newest(_ limit: Int, of sources: [[Keyed]]) -> [Keyed] {
+    let sources = sources.filter { !$0.isEmpty }
+    if sources.count == 1 { return Array(sources[0].suffix(limit)) }
+    // The next value to take from each source (its index), counting down.
+    var next = sources.map { $0.count - 1 }
+    // Comes later in the merged sequence: a larger key, or an equal key in a later source.
+    func later(_ a: Int, _ b: Int) -> Bool {
+      let (first, second) = (sources[a][next[a]].key, sources[b][next[b]].key)
+      return first != second ? first > second : a > b
+    }
+    // A binary max-heap of source indices, by what each would give next.
+    var heap = Array(sources.indices)
+    func siftDown(_ start: Int) {
+      var parent = start
+      while true {
+        let left = 2 * parent + 1
+        guard left < heap.count else { return }
+        var child = left
+        if left + 1 < heap.count, later(heap[left + 1], heap[left]) { child = left + 1 }
+        guard later(heap[child], heap[parent]) else { return }
+        heap.swapAt(child, parent)
+        parent = child
+      }
+    }
+    for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    var taken: [Keyed] = []
+    taken.reserveCapacity(limit)
+    while taken.count < limit, let source = heap.first {
+      taken.append(sources[source][next[source]])
+      next[source] -= 1
+      if next[source] < 0 {
+        heap.swapAt(0, heap.count - 1)
+        heap.removeLast()
+      }
+      siftDown(0)
+    }
+    return taken.reversed()
   }
 }
 
-/// A subscription's ring of its node's plain values (see ``NodeValues``): four words per value,
-/// its time, type and two words.
+/// A ring of a node's plain values with one writer (see ``NodeValues``): a subscription's, or the
+/// sender's ring of a subject. Four words per value: its order key, type and two words.
 extension SeqlockRing {
-  /// A ring for a subscription reporting values of a node that shows `limit`.
+  /// A ring for the values of a node that shows `limit`.
   static func values(limit: Int) -> SeqlockRing {
     SeqlockRing(capacity: limit, width: 4)
   }
 
-  /// Owner: keeps the plain value of `type` whose bytes are `first` and `second`, delivered at
-  /// `time`.
+  /// Owner: keeps the plain value of `type` whose bytes are `first` and `second`, with the order
+  /// key `key`.
   @inline(__always)
-  func keep(type: any Any.Type, _ first: UInt64, _ second: UInt64, time: UInt64) {
+  func keep(type: any Any.Type, _ first: UInt64, _ second: UInt64, key: UInt64) {
     write { slot in
-      streams_atomic_store_release(slot, Int(bitPattern: UInt(time)))
+      streams_atomic_store_release(slot, Int(bitPattern: UInt(key)))
       streams_atomic_store_release(slot + 1, unsafeBitCast(type, to: Int.self))
       streams_atomic_store_release(slot + 2, Int(bitPattern: UInt(first)))
       streams_atomic_store_release(slot + 3, Int(bitPattern: UInt(second)))
@@ -305,8 +327,8 @@ extension SeqlockRing {
   }
 
   /// Reader (under the recorder's lock): the values kept, oldest first.
-  var values: [(time: UInt64, value: TraceValue)] {
-    var values: [(time: UInt64, value: TraceValue)] = []
+  var values: [NodeValues.Keyed] {
+    var values: [NodeValues.Keyed] = []
     readEach(words: { slot in
       values.append(
         (

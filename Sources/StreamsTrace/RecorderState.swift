@@ -5,8 +5,10 @@ import StreamsShims
 /// and the counters its deliveries bump without the recorder's lock.
 ///
 /// `@unchecked Sendable`: the identity fields are immutable; the counters are words written with
-/// relaxed atomic stores by the one thread delivering at a time (the Rx grammar makes a
-/// subscription's events serial) and read with atomic loads by whoever takes the graph.
+/// atomic stores by the one thread delivering at a time (the Rx grammar makes a subscription's
+/// events serial) and read with atomic loads by whoever takes the graph; the ring's word is set
+/// once, with a compare-and-swap, by the delivering thread (the ring) or by the recorder when the
+/// subscription ends (a mark that no ring will be made).
 final class SubscriptionRecord: @unchecked Sendable {
   let id: UInt64
   /// The node subscribed to (an observable id; canonical, or provisional until merged).
@@ -21,8 +23,12 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// `values`, for the delivering thread to use without reference counting (`values` holds it).
   let valuesRef: Unmanaged<NodeValues>?
   /// `[events, first time, last time, values ring]`: the ring is the address of a retained
-  /// ``SeqlockRing`` (0 for none), made when this subscription claims its node's values.
+  /// ``SeqlockRing``, made when this subscription claims its node's values; 0 for none yet, and
+  /// ``ended`` once the subscription ended without one.
   private let counters: UnsafeMutablePointer<Int>
+
+  /// The ring's word of a subscription that ended without a ring (no address is 1).
+  private static var ended: Int { 1 }
 
   init(
     id: UInt64, node: UInt64, subscriber: UInt64, kind: TraceGraph.EdgeKind,
@@ -40,7 +46,7 @@ final class SubscriptionRecord: @unchecked Sendable {
 
   deinit {
     // Releasing the ring runs no user code (plain words).
-    if let ring = UnsafeRawPointer(bitPattern: counters[3]) {
+    if counters[3] != Self.ended, let ring = UnsafeRawPointer(bitPattern: counters[3]) {
       Unmanaged<SeqlockRing>.fromOpaque(ring).release()
     }
     counters.deallocate()
@@ -75,26 +81,44 @@ final class SubscriptionRecord: @unchecked Sendable {
   var valueRing: Unmanaged<SeqlockRing>? {
     guard let valuesRef else { return nil }
     let bits = streams_atomic_load_relaxed(counters + 3)
-    if let ring = UnsafeRawPointer(bitPattern: bits) { return Unmanaged.fromOpaque(ring) }
-    guard valuesRef._withUnsafeGuaranteedRef({ $0.claimant }) == 0 else { return nil }
+    if bits > Self.ended {
+      return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+    }
+    guard bits == 0, valuesRef._withUnsafeGuaranteedRef({ $0.claimant }) == 0 else { return nil }
     return claimValues()
   }
 
-  /// Claims the node's values, if no other subscription has since, with a new ring.
+  /// Claims the node's values, if no other subscription has since and this one has not ended,
+  /// with a new ring.
   @inline(never)
   private func claimValues() -> Unmanaged<SeqlockRing>? {
     guard let values, values.claim(by: id) else { return nil }
     let ring = Unmanaged.passRetained(SeqlockRing.values(limit: values.limit))
-    streams_atomic_store_release(counters + 3, Int(bitPattern: ring.toOpaque()))
+    guard streams_atomic_compare_exchange(counters + 3, 0, Int(bitPattern: ring.toOpaque()))
+    else {
+      // Ended meanwhile (``endClaim()`` ran first): give the node back; this delivery's value is
+      // not kept.
+      values.release(by: id)
+      ring.release()
+      return nil
+    }
     return ring
+  }
+
+  /// The subscription has ended (under the recorder's lock): its ring, if it made one; else
+  /// marks that it makes none, so that a delivery still under way on another thread cannot claim
+  /// the node for a subscription nobody will release.
+  func endClaim() -> SeqlockRing? {
+    if streams_atomic_compare_exchange(counters + 3, 0, Self.ended) { return nil }
+    return claimedRing
   }
 
   /// The ring, if this subscription has claimed its node's values (for the reader, under the
   /// recorder's lock).
   var claimedRing: SeqlockRing? {
-    UnsafeRawPointer(bitPattern: streams_atomic_load_acquire(counters + 3)).map {
-      Unmanaged<SeqlockRing>.fromOpaque($0).takeUnretainedValue()
-    }
+    let bits = streams_atomic_load_acquire(counters + 3)
+    guard bits > Self.ended, let ring = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    return Unmanaged<SeqlockRing>.fromOpaque(ring).takeUnretainedValue()
   }
 }
 
@@ -195,7 +219,8 @@ final class WeakOwner: @unchecked Sendable {
 /// however many pipelines a long-running app rebuilds.
 ///
 /// What happens per event does not come here one by one: subscriptions count their own events
-/// (``SubscriptionRecord``), plain values go to their node's ``NodeValues``, root sends (from
+/// (``SubscriptionRecord``), plain values go to rings of one writer (the claiming subscription's,
+/// or a subject's sending thread's; see ``NodeValues``), root sends (from
 /// outside any delivery) to their thread's ``SeqlockRing``, read when the graph is read
 /// (``recentDeliveries()``), and the sends made inside a delivery (chain edges), timeline
 /// deliveries, strings and descriptions wait in each thread's ``EventQueue`` until a reader takes
@@ -415,7 +440,7 @@ struct RecorderState {
     }
     if let values = record.values {
       // The claimant's values join its node's before another subscription can claim it.
-      if let ring = record.claimedRing { values.target.fold(ring) }
+      if let ring = record.endClaim() { values.target.fold(ring) }
       values.release(by: record.id)
     }
     if live.removeValue(forKey: record.id) != nil,
@@ -583,7 +608,7 @@ struct RecorderState {
       cell._withUnsafeGuaranteedRef { values in
         let target = values.target
         let stamp = target === values ? Int(truncatingIfNeeded: event.delivery) : target.nextStamp()
-        target.remember(text: value, stamp: stamp, time: event.time)
+        target.remember(text: value, stamp: stamp, key: event.time)
       }
       return
     }

@@ -310,41 +310,45 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     enqueue(event, in: context)
   }
 
-  /// Keeps the plain value of `type` whose bytes are `first` and `second` among the recent values
-  /// of the node whose values are `values` (or of the node it was merged into), written there by
-  /// this thread.
+  /// Keeps the plain value of `type` whose bytes are `first` and `second`, sent by the send
+  /// `event`, among the recent values of the subject whose values are `values` (or of the
+  /// subject it was merged into), written there by this thread and keyed by the send's id.
   @inline(__always)
   func keep(
     plain type: any Any.Type, _ first: UInt64, _ second: UInt64, in values: Unmanaged<NodeValues>,
-    in context: ThreadContext
+    sentBy event: QueuedEvent, in context: ThreadContext
   ) {
     let target = values._withUnsafeGuaranteedRef { $0.current }
     target._withUnsafeGuaranteedRef {
-      $0.write(type: type, first, second, time: context.time, thread: context.number)
+      $0.write(type: type, first, second, key: event.delivery, thread: context.number)
     }
   }
 
-  /// Keeps `value` among the recent values of the node whose values are `values` (or of the
-  /// node it was merged into): a plain value is written there by this thread; a string or a
-  /// description is queued with its stamp, for the next drain.
+  /// Keeps `value`, sent by the send `event`, among the recent values of the subject whose
+  /// values are `values` (or of the subject it was merged into), keyed by the send's id: a plain
+  /// value is written there by this thread; a string or a description is queued with its stamp,
+  /// for the next drain.
   @inline(__always)
   func keep(
-    _ value: TraceValue, in values: Unmanaged<NodeValues>, from: UInt64, to: UInt64,
-    cause: UInt64, in context: ThreadContext
+    _ value: TraceValue, in values: Unmanaged<NodeValues>, sentBy event: QueuedEvent,
+    in context: ThreadContext
   ) {
     if values._withUnsafeGuaranteedRef({ $0.current })._withUnsafeGuaranteedRef({
-      $0.write(value, time: context.time, thread: context.number)
+      $0.write(value, key: event.delivery, thread: context.number)
     }) {
       return
     }
-    queue(text: value, in: values, from: from, to: to, cause: cause, in: context)
+    queue(
+      text: value, in: values, key: event.delivery, from: event.from, to: event.to,
+      cause: event.cause, in: context)
   }
 
   /// Queues the string or description `value` for the recent values of the node whose values are
-  /// `values` (or of the node it was merged into), with its stamp, for the next drain.
+  /// `values` (or of the node it was merged into), with its stamp and the order key `key`, for
+  /// the next drain.
   func queue(
-    text value: TraceValue, in values: Unmanaged<NodeValues>, from: UInt64, to: UInt64,
-    cause: UInt64, in context: ThreadContext
+    text value: TraceValue, in values: Unmanaged<NodeValues>, key: UInt64, from: UInt64,
+    to: UInt64, cause: UInt64, in context: ThreadContext
   ) {
     let target = values._withUnsafeGuaranteedRef { $0.current }
     let stamp = target._withUnsafeGuaranteedRef { $0.nextStamp() }
@@ -352,7 +356,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       QueuedEvent(
         kind: .value, event: .next, hop: .direct, thread: context.number,
         delivery: UInt64(truncatingIfNeeded: stamp), from: from, to: to, cause: cause,
-        time: context.time, cell: target),
+        time: key, cell: target),
       payload: Payload(value), in: context)
   }
 
@@ -444,7 +448,7 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
     let time = context.time
     record.count(at: time)
     if let ring = record.valueRing {
-      ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, time: time) }
+      ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, key: time) }
     }
   }
 
@@ -465,7 +469,8 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
       from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
     if recordsValues {
       if let ring = record.valueRing {
-        ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, time: now) }
+        // Keyed, as every operator value, by the outermost delivery's time.
+        ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, key: context.time) }
       }
       if recorder.ringKeepsValues {
         event.setValue(type: type, first, second)
@@ -486,7 +491,7 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
       let time = context.time
       record.count(at: time)
       if kind == .next, let ring = record.valueRing, let made = value() {
-        keep(made, in: ring, cause: cause, time: time, in: context)
+        keep(made, in: ring, cause: cause, in: context)
       }
       return
     }
@@ -501,7 +506,7 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
       from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
     guard recordsValues, let made = value() else { return recorder.enqueue(event, in: context) }
     if kind == .next, let ring = record.valueRing {
-      keep(made, in: ring, cause: cause, time: now, in: context)
+      keep(made, in: ring, cause: cause, in: context)
     }
     if recorder.ringKeepsValues {
       recorder.enqueue(event, value: made, in: context)
@@ -510,21 +515,23 @@ final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
     }
   }
 
-  /// Keeps `value`, delivered at `time`, among the node's recent values: a plain value in this
-  /// subscription's `ring`, a string or a description queued for the next drain.
+  /// Keeps `value` among the node's recent values, keyed by the outermost delivery's time: a
+  /// plain value in this subscription's `ring`, a string or a description queued for the next
+  /// drain.
   @inline(__always)
   private func keep(
-    _ value: TraceValue, in ring: Unmanaged<SeqlockRing>, cause: UInt64, time: UInt64,
-    in context: ThreadContext
+    _ value: TraceValue, in ring: Unmanaged<SeqlockRing>, cause: UInt64, in context: ThreadContext
   ) {
+    let key = context.time
     if let plain = value.plain {
       return ring._withUnsafeGuaranteedRef {
-        $0.keep(type: plain.type, plain.words.0, plain.words.1, time: time)
+        $0.keep(type: plain.type, plain.words.0, plain.words.1, key: key)
       }
     }
     guard let values = record.valuesRef else { return }
     recorder.queue(
-      text: value, in: values, from: record.node, to: record.subscriber, cause: cause, in: context)
+      text: value, in: values, key: key, from: record.node, to: record.subscriber, cause: cause,
+      in: context)
   }
 
   func subscribing() {
@@ -661,7 +668,7 @@ extension TraceRecorder: DirectTraceSender {
     let context = ThreadContext.current
     var (event, values) = startSend(.next, into: subject, node: node, in: context)
     if recordsValues {
-      if let values { keep(plain: type, first, second, in: values, in: context) }
+      if let values { keep(plain: type, first, second, in: values, sentBy: event, in: context) }
       if ringKeepsValues {
         event.setValue(type: type, first, second)
       }
@@ -677,7 +684,7 @@ extension TraceRecorder: DirectTraceSender {
     var (event, values) = startSend(kind, into: subject, node: node, in: context)
     guard recordsValues, let made = value() else { return record(send: event, in: context) }
     if let values {
-      keep(made, in: values, from: event.from, to: event.to, cause: event.cause, in: context)
+      keep(made, in: values, sentBy: event, in: context)
     }
     guard ringKeepsValues else { return record(send: event, in: context) }
     guard let plain = made.plain else {

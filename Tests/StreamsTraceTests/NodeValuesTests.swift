@@ -17,7 +17,7 @@ private func keep(_ value: Int, in ring: SeqlockRing, time: UInt64) {
     Issue.record("an Int is a plain value")
     return
   }
-  ring.keep(type: plain.type, plain.words.0, plain.words.1, time: time)
+  ring.keep(type: plain.type, plain.words.0, plain.words.1, key: time)
 }
 
 @Suite("Node values: the rings of recent values")
@@ -25,25 +25,36 @@ struct NodeValuesTests {
   @Test("a subject's plain values are kept by the sending thread, the newest `limit` oldest first")
   func newestPlainValues() {
     let values = NodeValues(limit: 5)
-    for value in 0..<20 { #expect(values.write(TraceValue(value), time: 1, thread: 1)) }
+    for value in 0..<20 { #expect(values.write(TraceValue(value), key: 1, thread: 1)) }
     #expect(values.ordered().map(\.description) == ["15", "16", "17", "18", "19"])
     // Another thread's values go to the shared ring, interleaved by time.
-    #expect(values.write(TraceValue(20), time: 2, thread: 2))
-    #expect(values.write(TraceValue(21), time: 3, thread: 1))
+    #expect(values.write(TraceValue(20), key: 2, thread: 2))
+    #expect(values.write(TraceValue(21), key: 3, thread: 1))
     #expect(values.ordered().map(\.description) == ["17", "18", "19", "20", "21"])
+  }
+
+  @Test("a subject's values from its owning thread and from others, in the order the sends began")
+  func sendersInSendOrder() {
+    let values = NodeValues(limit: 8)
+    // Thread 1 owns the sender's ring; thread 2 writes the shared ring; the keys are send ids.
+    #expect(values.write(TraceValue(1), key: 10, thread: 1))
+    #expect(values.write(TraceValue(2), key: 11, thread: 2))
+    #expect(values.write(TraceValue(3), key: 12, thread: 1))
+    #expect(values.write(TraceValue(4), key: 13, thread: 2))
+    #expect(values.ordered().map(\.description) == ["1", "2", "3", "4"])
   }
 
   @Test("a string is not written in place; with its stamp it sits in delivery order")
   func stringsInOrder() {
     let values = NodeValues(limit: 4)
-    #expect(!values.write(TraceValue("one"), time: 1, thread: 1))
-    values.remember(text: TraceValue("one"), stamp: values.nextStamp(), time: 1)
-    values.remember(text: TraceValue("two"), stamp: values.nextStamp(), time: 1)
+    #expect(!values.write(TraceValue("one"), key: 1, thread: 1))
+    values.remember(text: TraceValue("one"), stamp: values.nextStamp(), key: 1)
+    values.remember(text: TraceValue("two"), stamp: values.nextStamp(), key: 1)
     #expect(values.ordered().map(\.description) == ["one", "two"])
     // Plain values and strings in one node (which needs two element types) are ordered by time.
-    #expect(values.write(TraceValue(3), time: 2, thread: 1))
+    #expect(values.write(TraceValue(3), key: 2, thread: 1))
     #expect(values.ordered().map(\.description) == ["one", "two", "3"])
-    for value in 4..<10 { #expect(values.write(TraceValue(value), time: 3, thread: 1)) }
+    for value in 4..<10 { #expect(values.write(TraceValue(value), key: 3, thread: 1)) }
     #expect(values.ordered().map(\.description) == ["6", "7", "8", "9"])
   }
 
@@ -51,15 +62,15 @@ struct NodeValuesTests {
   func forwarding() {
     let merged = NodeValues(limit: 8)
     let canonical = NodeValues(limit: 8)
-    #expect(canonical.write(TraceValue(10), time: 1, thread: 1))
-    #expect(merged.write(TraceValue(1), time: 2, thread: 1))
-    merged.remember(text: TraceValue("two"), stamp: merged.nextStamp(), time: 3)
-    #expect(canonical.write(TraceValue(20), time: 4, thread: 2))
+    #expect(canonical.write(TraceValue(10), key: 1, thread: 1))
+    #expect(merged.write(TraceValue(1), key: 2, thread: 1))
+    merged.remember(text: TraceValue("two"), stamp: merged.nextStamp(), key: 3)
+    #expect(canonical.write(TraceValue(20), key: 4, thread: 2))
     merged.forward(to: canonical)
     #expect(merged.current.takeUnretainedValue() === canonical)
     #expect(merged.target === canonical)
     #expect(
-      merged.current._withUnsafeGuaranteedRef { $0.write(TraceValue(3), time: 5, thread: 1) })
+      merged.current._withUnsafeGuaranteedRef { $0.write(TraceValue(3), key: 5, thread: 1) })
     #expect(canonical.ordered().map(\.description) == ["10", "1", "two", "20", "3"])
   }
 
@@ -79,18 +90,37 @@ struct NodeValuesTests {
     #expect(values.ordered().map(\.description) == ["5", "6", "7", "8"])
   }
 
-  @Test("sources interleave by time, each in its order; on equal times the earlier source first")
-  func interleaving() {
-    func timed(_ pairs: [(UInt64, Int)]) -> [(time: UInt64, value: TraceValue)] {
+  @Test("the newest values of many sources: by key, each source in its order, ties to the earlier")
+  func newestOfSources() {
+    func keyed(_ pairs: [(UInt64, Int)]) -> [NodeValues.Keyed] {
       pairs.map { ($0.0, TraceValue($0.1)) }
     }
-    let merged = NodeValues.interleaved([
-      timed([(1, 10), (3, 11), (3, 12)]),
+    let sources = [
+      keyed([(1, 10), (3, 11), (3, 12)]),
       [],
-      timed([(2, 20), (3, 21), (1, 22)]),
-      timed([(0, 30)]),
-    ])
-    #expect(merged.map(\.value.description) == ["30", "10", "20", "11", "12", "21", "22"])
+      keyed([(2, 20), (3, 21), (1, 22)]),
+      keyed([(0, 30)]),
+    ]
+    let all = NodeValues.newest(10, of: sources).map(\.value.description)
+    // The third source's keys go down; merged from the ends, every source keeps its order.
+    #expect(all == ["30", "10", "20", "21", "22", "11", "12"])
+    #expect(NodeValues.newest(3, of: sources).map(\.value.description) == ["22", "11", "12"])
+    let monotonic = [keyed([(1, 10), (3, 11), (3, 12)]), keyed([(2, 20), (3, 21), (4, 22)])]
+    #expect(
+      NodeValues.newest(10, of: monotonic).map(\.value.description)
+        == ["10", "20", "11", "12", "21", "22"])
+    #expect(NodeValues.newest(3, of: []).isEmpty)
+    #expect(NodeValues.newest(2, of: [keyed([(5, 1), (1, 2), (9, 3)])]).map(\.key) == [1, 9])
+    // Thousands of sources (the live subscriptions of a pipeline rebuilt at one call site): the
+    // newest come from the end, whichever sources hold them.
+    let many: [[NodeValues.Keyed]] = (0..<5_000).map { (source: Int) -> [NodeValues.Keyed] in
+      (0..<8).map { (offset: Int) -> NodeValues.Keyed in
+        let number = source * 8 + offset
+        return (UInt64(number), TraceValue(number))
+      }
+    }
+    let newest = NodeValues.newest(8, of: many.shuffled()).map(\.key)
+    #expect(newest == (39_992..<40_000).map { UInt64($0) })
   }
 
   @Test("a node's claim: one subscription at a time, another once it is released")
@@ -115,7 +145,7 @@ struct NodeValuesTests {
     DispatchQueue.concurrentPerform(iterations: 3) { writer in
       for index in 0..<rounds {
         _ = values.write(
-          TraceValue(Pair(writer: writer, check: index * 3 + writer)), time: UInt64(index),
+          TraceValue(Pair(writer: writer, check: index * 3 + writer)), key: UInt64(index),
           thread: UInt32(writer))
       }
     }
@@ -130,18 +160,37 @@ struct NodeValuesTests {
       if thread == 0 {
         for index in 0..<rounds {
           guard let plain = TraceValue(Pair(writer: 0, check: index * 2)).plain else { return }
-          ring.keep(type: plain.type, plain.words.0, plain.words.1, time: UInt64(index))
+          ring.keep(type: plain.type, plain.words.0, plain.words.1, key: UInt64(index))
         }
       } else {
         for _ in 0..<rounds / 10 {
           let kept = ring.values
           #expect(kept.count <= 8)
-          #expect(zip(kept, kept.dropFirst()).allSatisfy { $0.time < $1.time })
+          #expect(zip(kept, kept.dropFirst()).allSatisfy { $0.key < $1.key })
           if !kept.isEmpty { checkPairs(kept.map(\.value.description)) }
         }
       }
     }
-    #expect(ring.values.map(\.time) == (UInt64(rounds - 8)..<UInt64(rounds)).map { $0 })
+    #expect(ring.values.map(\.key) == (UInt64(rounds - 8)..<UInt64(rounds)).map { $0 })
+  }
+
+  @Test("a subscription that ended before its first delivery arrived claims nothing")
+  func noClaimAfterEnd() {
+    let values = NodeValues(limit: 4)
+    let ended = SubscriptionRecord(
+      id: 1, node: 2, subscriber: 3, kind: .subscription, values: values)
+    // Disposed on one thread (the recorder ends it) while another still delivers to it.
+    #expect(ended.endClaim() == nil)
+    values.release(by: 1)
+    #expect(ended.valueRing == nil)
+    #expect(values.claimant == 0, "a claim nobody would release")
+    let next = SubscriptionRecord(
+      id: 4, node: 2, subscriber: 5, kind: .subscription, values: values)
+    #expect(next.valueRing != nil)
+    #expect(values.claimant == 4)
+    // Ended after its claim: its ring is handed back for folding.
+    #expect(next.endClaim() === next.claimedRing)
+    #expect(next.claimedRing != nil)
   }
 
   @Test("a subscription's ring is released with its record")

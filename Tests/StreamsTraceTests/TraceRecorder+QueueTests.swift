@@ -184,26 +184,54 @@ struct TraceRecorderQueueTests {
     sharedSecond.dispose()
     let map = try #require(graph.nodes.first { $0.id == tens.traceNodeID })
     #expect(map.recentValues == ["10", "20", "40", "50", "60"])
-    let plusOne = try #require(
-      graph.nodes.first { $0.kind == "map" && $0.id != tens.traceNodeID && $0.eventCount > 0 })
-    #expect(plusOne.recentValues == ["2", "3", "4", "5", "6", "7"])
+    // `share`'s two subscribers got each element once between them: the first reported 2 to 6,
+    // the second 7 once the first was gone.
+    let share = try #require(graph.nodes.first { $0.id == shared.traceNodeID })
+    #expect(share.eventCount == 11)
+    #expect(share.recentValues == ["2", "3", "4", "5", "6", "7"])
   }
 
-  @Test("nodes merged into one, subscribed at once from several threads: every value kept whole")
+  @Test("nodes merged into one, each subscribed and fed on its own thread: every value, whole")
   func mergedNodesFromThreads() throws {
+    let threads = 4
+    let recorder = TraceRecorder(configuration: TraceConfiguration(recentValues: 64))
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subscriptions = CompositeDisposable()
+    for thread in 0..<threads {
+      runOnThreadAndJoin {
+        // One call site: the pipelines of one shape merge into one node.
+        let subject = PublishSubject<TwoWords>()
+        let subscription = mergedPipeline(subject).subscribe(onNext: { _ in })
+        subscriptions.insert(subscription)
+        for index in 0..<3 { subject.onNext(TwoWords(thread: thread, index: index)) }
+      }
+    }
+    // Read while every subscription lives: each one's ring is read with the canonical node's.
+    let graph = recorder.graph
+    subscriptions.dispose()
+    let filters = graph.nodes.filter { $0.kind == "filter" }
+    #expect(filters.count == 1)
+    let filter = try #require(filters.first)
+    #expect(filter.eventCount == threads * 3)
+    #expect(filter.recentValues.count == threads * 3)
+    for thread in 0..<threads {
+      let values = filter.recentValues.filter { $0.hasPrefix("\(thread):") }
+      #expect(values == (0..<3).map { "\(thread):\($0 * 7)" })
+    }
+  }
+
+  @Test("merged nodes delivering on four threads at once: counts exact, values whole, in order")
+  func mergedNodesConcurrently() throws {
     let threads = 4
     let perThread = 2_000
     let recorder = TraceRecorder(configuration: TraceConfiguration(recentValues: 64))
     Tracing.install(recorder)
     defer { Tracing.install(nil) }
-    let subjects = (0..<threads).map { _ in PublishSubject<Int>() }
-    // One call site: the pipelines of one shape merge into one node.
-    func pipeline(_ subject: PublishSubject<Int>) -> Observable<Int> {
-      subject.filter { $0 >= 0 }
-    }
-    let subscriptions = subjects.map { pipeline($0).subscribe(onNext: { _ in }) }
+    let subjects = (0..<threads).map { _ in PublishSubject<TwoWords>() }
+    let subscriptions = subjects.map { mergedPipeline($0).subscribe(onNext: { _ in }) }
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      for index in 0..<perThread { subjects[thread].onNext(thread * 1_000_000 + index) }
+      for index in 0..<perThread { subjects[thread].onNext(TwoWords(thread: thread, index: index)) }
     }
     let graph = recorder.graph
     for subscription in subscriptions { subscription.dispose() }
@@ -213,13 +241,33 @@ struct TraceRecorderQueueTests {
     #expect(filter.eventCount == threads * perThread)
     #expect(filter.recentValues.count == 64)
     var last: [Int: Int] = [:]
-    for value in filter.recentValues.compactMap({ Int($0) }) {
-      let thread = value / 1_000_000
+    for value in filter.recentValues {
+      let parts = value.split(separator: ":").compactMap { Int($0) }
+      #expect(parts.count == 2, "not a value: \(value)")
+      guard parts.count == 2 else { continue }
+      let (thread, check) = (parts[0], parts[1])
       #expect((0..<threads).contains(thread))
-      #expect(value % 1_000_000 >= perThread - 64, "an old value: \(value)")
-      #expect(value > last[thread, default: -1], "out of order: \(value)")
-      last[thread] = value
+      #expect(check % 7 == 0, "a torn value: \(value)")
+      #expect(check > last[thread, default: -1], "out of order: \(value)")
+      last[thread] = check
     }
+  }
+
+  @Test("a subject fed from two threads lists its values in the order they were sent")
+  func subjectFedFromTwoThreads() throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let subject = PublishSubject<Int>()
+    let subscription = subject.subscribe(onNext: { _ in })
+    subject.onNext(1)  // this thread owns the subject's ring of values
+    runOnThreadAndJoin { subject.onNext(2) }  // another thread's goes to the shared ring
+    subject.onNext(3)
+    runOnThreadAndJoin { subject.onNext(4) }
+    let graph = recorder.graph
+    subscription.dispose()
+    let node = try #require(graph.nodes.first { $0.id == subject.traceNodeID })
+    #expect(node.recentValues == ["1", "2", "3", "4"])
   }
 
   @Test("what a thread recorded before it exited is in the graph")
@@ -238,6 +286,22 @@ struct TraceRecorderQueueTests {
     #expect(node.recentValues == (92..<100).map { "\($0)" })
     #expect(graph.deliveries.filter { $0.to == node.id }.count == 100)
   }
+}
+
+/// A plain value of two words whose halves must agree (`index` is `check / 7`).
+private struct TwoWords: CustomStringConvertible {
+  let thread: Int
+  let check: Int
+  init(thread: Int, index: Int) {
+    self.thread = thread
+    check = index * 7
+  }
+  var description: String { "\(thread):\(check)" }
+}
+
+/// A pipeline built at one call site, so that its nodes merge into one.
+private func mergedPipeline(_ subject: PublishSubject<TwoWords>) -> Observable<TwoWords> {
+  subject.filter { $0.check >= 0 }
 }
 
 private final class ThreadBody {
