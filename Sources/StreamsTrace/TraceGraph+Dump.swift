@@ -40,8 +40,8 @@ extension TraceGraph {
   ///   `UIState.contentAlpha`), `upstreams` (array of node ids it takes elements from),
   ///   `controlUpstreams` (array of node ids it subscribes to for control only),
   ///   `subscriptionCount` (int, subscriptions ever made to it), `eventCount` (int, events it
-  ///   delivered, once per subscriber), `recentValues` (array of strings, oldest first; empty when
-  ///   values are not recorded).
+  ///   delivered, once per subscriber), `recentValues` (array of strings, oldest first as
+  ///   ``TraceGraph/Node/recentValues`` says; empty when values are not recorded).
   /// - Edge: `from`, `to` (uint64 node ids), `kind` (`"subscription"`, `"emission"`, `"control"`
   ///   or `"chain"`), `count` (int: events for emission and chain edges, subscriptions ever made
   ///   for the others), `live` (int, live subscriptions; 0 for emission and chain edges),

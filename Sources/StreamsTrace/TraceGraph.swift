@@ -74,7 +74,9 @@ extension TraceGraph {
     /// Events this node emitted (delivered to its subscribers, counted once per subscriber).
     public var eventCount: Int
     /// The descriptions of the node's most recent elements, oldest first; empty when values are
-    /// not recorded.
+    /// not recorded. A subject's are in the order the sends began; an operator's, when several
+    /// subscriptions delivered them (a pipeline rebuilt at one call site), are ordered by when
+    /// the outermost delivery behind each began, at the clock's tick (see `Guides/Tracing.md`).
     public var recentValues: [String]
 
     /// A node with the given fields.
