@@ -196,9 +196,10 @@ final class EventQueue: @unchecked Sendable {
 ///
 /// "One owner at a time": a thread's sends are its own, and so is a subject's sender's ring; a
 /// subscription's deliveries are serial (the Rx grammar), and each comes after the one before
-/// it. The ring relies on that: code that breaks the grammar (calling one `create` observer from
-/// two threads at once, which the core documents as a misuse) can leave a kept value mixing the
-/// words of two values, or lose one; it never makes the reader touch memory outside the slots.
+/// it. A subscription's ring relies on that: code that breaks the grammar (calling one `create`
+/// observer from two threads at once, which the core documents as a misuse) can leave a kept
+/// value mixing the words of two values, or lose one; it never makes the reader touch memory
+/// outside the slots.
 ///
 /// `@unchecked Sendable`: the slots and the words are only touched through atomic operations.
 final class SeqlockRing: @unchecked Sendable {
@@ -244,13 +245,17 @@ final class SeqlockRing: @unchecked Sendable {
     streams_atomic_store_release(words, written &+ 1)
   }
 
-  /// Owner: the slots, made at the first write.
+  /// Owner: the slots, made at the first write (published with a compare-and-swap, so that two
+  /// writers breaking the one-owner rule at the first write do not leak a set).
   @inline(never)
   private func allocate() -> Int {
     let slots = UnsafeMutablePointer<Int>.allocate(capacity: capacity * slotWords)
     slots.initialize(repeating: 0, count: capacity * slotWords)
     let address = Int(bitPattern: UInt(bitPattern: slots))
-    streams_atomic_store_release(words + 1, address)
+    guard streams_atomic_compare_exchange(words + 1, 0, address) else {
+      slots.deallocate()
+      return streams_atomic_load_acquire(words + 1)
+    }
     return address
   }
 

@@ -32,12 +32,14 @@ import StreamsShims
 /// sends began, whichever thread made them. An operator's is the time of the outermost delivery
 /// under way on the delivering thread when it delivered (``ThreadContext``: the coarse clock, or
 /// the precise one in timeline mode). The graph lists each source's values in the order they were
-/// written (the shared ring and the strings by stamp, a ring by position) and interleaves the
-/// sources by key, the earlier source first on equal keys (the folded values, then the strings
+/// written (the shared ring and the strings by key, then stamp; a ring by position) and
+/// interleaves the sources by key, the earlier source first on equal keys (the folded values, then the strings
 /// and the shared ring, then the sender's ring, then the live subscriptions' rings by
 /// subscription). So values of one operator node from different subscriptions (the nodes of a
 /// pipeline rebuilt at one call site, merged into one; a claimant and the one after it) are
-/// ordered by when the event that caused them began, at the clock's tick.
+/// ordered by when the event that caused them began, at the clock's tick (an operator's strings
+/// and its plain values written within one outermost delivery have equal keys: the strings are
+/// listed first).
 ///
 /// A node merged into another forwards to it (``forward(to:)``): its values move there, subject
 /// writers follow the forwarding with atomic loads, and the rings of its subscriptions are read
@@ -62,10 +64,9 @@ final class NodeValues: @unchecked Sendable {
   /// owning the sender's ring (index 3, its number + 1; 0 for none), and that ring (index 4, the
   /// address of a retained ``SeqlockRing``; 0 until made).
   private let words: UnsafeMutablePointer<Int>
-  /// Strings and descriptions, with their stamps and keys: at most `limit`, the oldest at
-  /// `textHead` once full.
+  /// Strings and descriptions, with their stamps and keys: the newest `limit` by key, then
+  /// stamp (they arrive in the order the threads' queues are drained, not in that order).
   @exclusivity(unchecked) private var texts: [(stamp: Int, key: UInt64, value: TraceValue)] = []
-  @exclusivity(unchecked) private var textHead = 0
   /// Values of ended claimants and of nodes merged into this one, oldest first (at most
   /// `limit`).
   @exclusivity(unchecked) private var archive: [Keyed] = []
@@ -203,7 +204,6 @@ final class NodeValues: @unchecked Sendable {
     other.archive = Self.newest(other.limit, of: [other.archive, held, sent])
     archive = []
     texts = []
-    textHead = 0
   }
 
   /// Keeps the values of an ended claimant's ring (see ``SeqlockRing/keep(type:_:_:key:)``).
@@ -212,14 +212,19 @@ final class NodeValues: @unchecked Sendable {
   }
 
   /// Keeps a string or description delivered with `stamp` and the order key `key`, taken in
-  /// from a queue.
+  /// from a queue, in place of the oldest once `limit` are kept (or drops it if it is older).
   func remember(text value: TraceValue, stamp: Int, key: UInt64) {
     if texts.count < limit {
       texts.append((stamp, key, value))
       return
     }
-    texts[textHead] = (stamp, key, value)
-    textHead = textHead + 1 == limit ? 0 : textHead + 1
+    var oldest = 0
+    for index in texts.indices.dropFirst()
+    where (texts[index].key, texts[index].stamp) < (texts[oldest].key, texts[oldest].stamp) {
+      oldest = index
+    }
+    guard (key, stamp) > (texts[oldest].key, texts[oldest].stamp) else { return }
+    texts[oldest] = (stamp, key, value)
   }
 
   /// The newest `limit` values, oldest first, with those of `rings` (the rings of the live
@@ -228,7 +233,9 @@ final class NodeValues: @unchecked Sendable {
     Self.newest(limit, of: [archive, held, sent] + rings.map(\.values)).map(\.value)
   }
 
-  /// The shared ring's values and the strings, by stamp.
+  /// The shared ring's values and the strings, by key, then stamp: a subject's keys are its
+  /// sends' ids, and a value's stamp is taken after its key (a description, made in between, can
+  /// take long), so the stamps alone could put concurrent sends out of order.
   private var held: [Keyed] {
     var all = texts
     for index in 0...mask {
@@ -249,7 +256,7 @@ final class NodeValues: @unchecked Sendable {
             words: (UInt64(UInt(bitPattern: first)), UInt64(UInt(bitPattern: second))))
         ))
     }
-    all.sort { $0.stamp < $1.stamp }
+    all.sort { ($0.key, $0.stamp) < ($1.key, $1.stamp) }
     return all.map { ($0.key, $0.value) }
   }
 
@@ -264,8 +271,9 @@ final class NodeValues: @unchecked Sendable {
   /// The newest `limit` values of `sources` merged into one sequence, oldest first: each
   /// source's values in their order, the sources interleaved by key (on equal keys, the earlier
   /// source first). Takes them newest first from the sources' ends, choosing among the sources
-  /// with a heap: O(`sources.count` + `limit` × log `sources.count`), however many sources (the
-  /// live subscriptions of a pipeline rebuilt many times hold one each).
+  /// with a heap: O(`sources.count` + `limit` × log `sources.count`) once the sources are read
+  /// (each a ring's or list's worth), however many sources (the live subscriptions of a pipeline
+  /// rebuilt many times hold one each).
   static func newest(_ limit: Int, of sources: [[Keyed]]) -> [Keyed] {
     let sources = sources.filter { !$0.isEmpty }
     if sources.count == 1 { return Array(sources[0].suffix(limit)) }

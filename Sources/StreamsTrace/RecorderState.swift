@@ -81,7 +81,7 @@ final class SubscriptionRecord: @unchecked Sendable {
   var valueRing: Unmanaged<SeqlockRing>? {
     guard let valuesRef else { return nil }
     let bits = streams_atomic_load_relaxed(counters + 3)
-    if bits > Self.ended {
+    if UInt(bitPattern: bits) > UInt(Self.ended) {
       return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
     }
     guard bits == 0, valuesRef._withUnsafeGuaranteedRef({ $0.claimant }) == 0 else { return nil }
@@ -89,17 +89,18 @@ final class SubscriptionRecord: @unchecked Sendable {
   }
 
   /// Claims the node's values, if no other subscription has since and this one has not ended,
-  /// with a new ring.
+  /// with a new ring (internal for tests).
   @inline(never)
-  private func claimValues() -> Unmanaged<SeqlockRing>? {
+  func claimValues() -> Unmanaged<SeqlockRing>? {
     guard let values, values.claim(by: id) else { return nil }
     let ring = Unmanaged.passRetained(SeqlockRing.values(limit: values.limit))
     guard streams_atomic_compare_exchange(counters + 3, 0, Int(bitPattern: ring.toOpaque()))
     else {
-      // Ended meanwhile (``endClaim()`` ran first): give the node back; this delivery's value is
-      // not kept.
-      values.release(by: id)
       ring.release()
+      // Ended meanwhile (``endClaim()`` ran first): give the node back; this delivery's value is
+      // not kept. (Otherwise another delivery to this subscription made its ring at once, which
+      // breaks the Rx grammar; that ring keeps the claim.)
+      if streams_atomic_load_acquire(counters + 3) == Self.ended { values.release(by: id) }
       return nil
     }
     return ring
@@ -117,7 +118,8 @@ final class SubscriptionRecord: @unchecked Sendable {
   /// recorder's lock).
   var claimedRing: SeqlockRing? {
     let bits = streams_atomic_load_acquire(counters + 3)
-    guard bits > Self.ended, let ring = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    guard UInt(bitPattern: bits) > UInt(Self.ended), let ring = UnsafeRawPointer(bitPattern: bits)
+    else { return nil }
     return Unmanaged<SeqlockRing>.fromOpaque(ring).takeUnretainedValue()
   }
 }

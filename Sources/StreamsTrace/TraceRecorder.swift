@@ -683,7 +683,8 @@ extension TraceRecorder: DirectTraceSender {
     let context = ThreadContext.current
     var (event, values) = startSend(kind, into: subject, node: node, in: context)
     guard recordsValues, let made = value() else { return record(send: event, in: context) }
-    if let values {
+    // An element is one of the subject's values; an error is not (as for operators).
+    if kind == .next, let values {
       keep(made, in: values, sentBy: event, in: context)
     }
     guard ringKeepsValues else { return record(send: event, in: context) }

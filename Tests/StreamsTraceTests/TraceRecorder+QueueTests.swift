@@ -217,11 +217,11 @@ struct TraceRecorderQueueTests {
     #expect(filter.recentValues.count == threads * 3)
     for thread in 0..<threads {
       let values = filter.recentValues.filter { $0.hasPrefix("\(thread):") }
-      #expect(values == (0..<3).map { "\(thread):\($0 * 7)" })
+      #expect(values == (0..<3).map { "\(thread):\($0 * 7 + thread)" })
     }
   }
 
-  @Test("merged nodes delivering on four threads at once: counts exact, values whole, in order")
+  @Test("merged nodes delivering on four threads while the graph is read: whole values, in order")
   func mergedNodesConcurrently() throws {
     let threads = 4
     let perThread = 2_000
@@ -230,27 +230,26 @@ struct TraceRecorderQueueTests {
     defer { Tracing.install(nil) }
     let subjects = (0..<threads).map { _ in PublishSubject<TwoWords>() }
     let subscriptions = subjects.map { mergedPipeline($0).subscribe(onNext: { _ in }) }
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+    let done = AtomicFlag()
+    DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
+      guard thread < threads else {
+        // A reader taking the graph while the rings are written.
+        var reads = 0
+        while !done.isSet || reads == 0 {
+          checkMerged(recorder.graph, threads: threads)
+          reads += 1
+        }
+        return
+      }
       for index in 0..<perThread { subjects[thread].onNext(TwoWords(thread: thread, index: index)) }
+      if thread == 0 { done.set() }
     }
     let graph = recorder.graph
     for subscription in subscriptions { subscription.dispose() }
-    let filters = graph.nodes.filter { $0.kind == "filter" }
-    #expect(filters.count == 1)
-    let filter = try #require(filters.first)
+    let filter = try #require(graph.nodes.first { $0.kind == "filter" })
     #expect(filter.eventCount == threads * perThread)
     #expect(filter.recentValues.count == 64)
-    var last: [Int: Int] = [:]
-    for value in filter.recentValues {
-      let parts = value.split(separator: ":").compactMap { Int($0) }
-      #expect(parts.count == 2, "not a value: \(value)")
-      guard parts.count == 2 else { continue }
-      let (thread, check) = (parts[0], parts[1])
-      #expect((0..<threads).contains(thread))
-      #expect(check % 7 == 0, "a torn value: \(value)")
-      #expect(check > last[thread, default: -1], "out of order: \(value)")
-      last[thread] = check
-    }
+    checkMerged(graph, threads: threads)
   }
 
   @Test("a subject fed from two threads lists its values in the order they were sent")
@@ -268,6 +267,20 @@ struct TraceRecorderQueueTests {
     subscription.dispose()
     let node = try #require(graph.nodes.first { $0.id == subject.traceNodeID })
     #expect(node.recentValues == ["1", "2", "3", "4"])
+  }
+
+  @Test("a subject's error is not one of its values")
+  func subjectErrorNotAValue() throws {
+    struct Failure: Error {}
+    let graph = TraceRecorder.record {
+      let subject = PublishSubject<String>()
+      let subscription = subject.subscribe(onNext: { _ in }, onError: { _ in })
+      subject.onNext("one")
+      subject.onError(Failure())
+      subscription.dispose()
+    }
+    let node = try #require(graph.nodes.first { $0.kind == "PublishSubject" })
+    #expect(node.recentValues == ["one"])
   }
 
   @Test("what a thread recorded before it exited is in the graph")
@@ -288,15 +301,42 @@ struct TraceRecorderQueueTests {
   }
 }
 
-/// A plain value of two words whose halves must agree (`index` is `check / 7`).
+/// A plain value of two words that must agree: `check` is `index * 7 + thread` (threads < 7).
 private struct TwoWords: CustomStringConvertible {
   let thread: Int
   let check: Int
   init(thread: Int, index: Int) {
     self.thread = thread
-    check = index * 7
+    check = index * 7 + thread
   }
   var description: String { "\(thread):\(check)" }
+}
+
+/// Checks the merged filter node's values: one node, each value's words agreeing, each thread's
+/// in order.
+private func checkMerged(_ graph: TraceGraph, threads: Int) {
+  let filters = graph.nodes.filter { $0.kind == "filter" }
+  #expect(filters.count == 1)
+  var last: [Int: Int] = [:]
+  for value in filters.first?.recentValues ?? [] {
+    let parts = value.split(separator: ":").compactMap { Int($0) }
+    #expect(parts.count == 2, "not a value: \(value)")
+    guard parts.count == 2 else { continue }
+    let (thread, check) = (parts[0], parts[1])
+    #expect((0..<threads).contains(thread))
+    #expect(check % 7 == thread, "a torn value: \(value)")
+    #expect(check > last[thread, default: -1], "out of order: \(value)")
+    last[thread] = check
+  }
+}
+
+/// Set once, read from other threads.
+private final class AtomicFlag: @unchecked Sendable {
+  // `@unchecked Sendable`: `value` is only touched under `lock`.
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
 }
 
 /// A pipeline built at one call site, so that its nodes merge into one.
