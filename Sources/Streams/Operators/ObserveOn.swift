@@ -50,7 +50,7 @@ extension ObservableType where Element: Sendable {
 private final class ObserveOnSink<Element: Sendable>: Disposable, @unchecked Sendable {
   let output: GuardedSink<Element>
   private let scheduled = SerialDisposable()
-  private let state = Locked(SerialOutbox<Element>())
+  private let state = Locked(SerialOutbox<Element>(sendersWait: false))
   private let scheduler: any ImmediateSchedulerType
 
   init(_ observer: AnyObserver<Element>, scheduler: any ImmediateSchedulerType) {

@@ -1,3 +1,5 @@
+import StreamsShims
+
 /// Serial delivery for operators whose events come from more than one place: several sources,
 /// a source and a scheduler's timer, or an observer that re-enters the operator.
 ///
@@ -22,50 +24,103 @@
 /// element into an event.
 @usableFromInline
 struct SerialOutbox<Payload> {
-  @usableFromInline var pending = RingQueue<Event<Payload>>()
-  @usableFromInline var isDelivering = false
-  /// A terminal event was accepted: later events are dropped.
-  @usableFromInline var isTerminated = false
-  /// The subscription was disposed: pending and later events are dropped.
-  @usableFromInline var isDisposed = false
+  /// Where delivery stands. Transitions: ``send(_:)`` claims an idle outbox (`delivering`, or
+  /// `terminating` for a terminal event) or queues behind the claim holder; ``next()`` hands the
+  /// claim holder the next event or releases the claim (`idle`; `closed(delivering: false)` after a
+  /// terminal event); ``fail()`` and ``dispose()`` close it, keeping note of a claim holder that
+  /// has not yet asked for its next event.
+  @usableFromInline
+  enum State {
+    /// Open; nobody delivers and nothing is queued.
+    case idle
+    /// Open; a thread holds the delivery claim.
+    case delivering
+    /// A terminal event was accepted; the claim holder delivers what is queued, up to it.
+    case terminating
+    /// Nothing more will be delivered; `delivering` while a claim holder has yet to call ``next()``.
+    case closed(delivering: Bool)
+  }
 
-  /// An open outbox that nobody is delivering from.
+  @usableFromInline var state = State.idle
+  @usableFromInline var pending = RingQueue<Event<Payload>>()
+  /// How the claim passes between threads (the bound on one call's work: see ``DeliveryTurns``).
+  @usableFromInline var turns: DeliveryTurns
+
+  /// An open outbox that nobody is delivering from. With `sendersWait` false a sender never waits
+  /// for its turn (`observe(on:)`, whose events are delivered by a scheduled action rather than a
+  /// sender, one action per event).
   @inlinable
-  init() {}
+  init(sendersWait: Bool = true) {
+    turns = DeliveryTurns(ranked: sendersWait)
+  }
 
   /// `true` once nothing more will be delivered.
   @inlinable
-  var isClosed: Bool { isTerminated || isDisposed }
+  var isClosed: Bool {
+    switch state {
+    case .idle, .delivering: false
+    case .terminating, .closed: true
+    }
+  }
 
   /// Accepts `event`. Returns it when the caller must deliver it now (it then owns delivery until
   /// ``next()`` returns `nil`); returns `nil` when it was queued for the current deliverer or
   /// dropped because the outbox is closed.
+  ///
+  /// A queued event whose sender must wait for its turn (see ``DeliveryTurns``) leaves a
+  /// ``TurnWaiter`` for the caller's drain (``SerialOutboxOwner/drain(_:)``,
+  /// ``Locked/drain(_:into:)``), which the caller runs next with the result, as always.
   ///
   /// Several sends in one critical section hand back at most one event, the first: keep the
   /// first non-`nil` result. Write `let second = outbox.send(b)` and then `first ?? second`, never
   /// `first ?? outbox.send(b)`, which skips the send when `first` is set.
   @inlinable
   mutating func send(_ event: Event<Payload>) -> Event<Payload>? {
-    if isClosed { return nil }
-    if event.isStopEvent { isTerminated = true }
-    if isDelivering {
+    switch state {
+    case .terminating, .closed:
+      return nil
+    case .idle:
+      state = event.isStopEvent ? .terminating : .delivering
+      if turns.rank != 0 { streams_claim_taken_set(turns.rank) }
+      return event
+    case .delivering:
+      if event.isStopEvent { state = .terminating }
       pending.append(event)
+      // One waiter per critical section: a second send queued in it goes with the first.
+      let mayWait = streams_turn_waiter_get() == nil
+      if let waiter = turns.appendedItem(backlog: pending.count, mayWait: mayWait) {
+        TurnWaiter.stash(waiter)
+      }
       return nil
     }
-    isDelivering = true
-    return event
   }
 
-  /// Called by the deliverer after each event: the next queued event, or `nil` after releasing
-  /// the delivery claim.
+  /// Called by the claim holder after each event: the next queued event, or `nil` after releasing
+  /// the claim, or after handing it to a waiting sender when the turn is over (the waiter is
+  /// woken here: a condition variable's signal, no user code).
   ///
   /// Once the outbox is disposed or failed the queue is empty (those hand it back) and stays
   /// empty (``send(_:)`` drops), so this returns `nil`.
   @inlinable
   mutating func next() -> Event<Payload>? {
-    if let event = pending.popFirst() { return event }
-    isDelivering = false
-    return nil
+    switch state {
+    case .idle:
+      preconditionFailure("Streams: SerialOutbox.next() called while nobody holds the claim")
+    case .closed:
+      state = .closed(delivering: false)
+      return nil
+    case .delivering, .terminating:
+      guard !pending.isEmpty else {
+        if case .terminating = state { state = .closed(delivering: false) } else { state = .idle }
+        turns.released()
+        return nil
+      }
+      if turns.turnEnds(after: turns.delivered) != nil { return nil }  // handed on
+      let event = pending.popFirst()
+      turns.delivered &+= 1
+      if let done = turns.takeItem() { done.wake(handingClaim: false) }
+      return event
+    }
   }
 
   /// Closes the outbox without delivering anything more: a selector failed while delivering and
@@ -73,16 +128,28 @@ struct SerialOutbox<Payload> {
   /// after unlocking.
   @inlinable
   mutating func fail() -> RingQueue<Event<Payload>> {
-    isTerminated = true
-    return pending.removeAll()
+    close()
   }
 
   /// Marks the subscription disposed: later events are dropped. Returns the queued events, which
   /// the caller releases after unlocking.
   @inlinable
   mutating func dispose() -> RingQueue<Event<Payload>> {
-    isDisposed = true
-    return pending.removeAll()
+    close()
+  }
+
+  /// Closes the outbox, wakes the waiting senders (their events are dropped) and returns the
+  /// queued events.
+  @inlinable
+  mutating func close() -> RingQueue<Event<Payload>> {
+    switch state {
+    case .idle: state = .closed(delivering: false)
+    case .delivering, .terminating: state = .closed(delivering: true)
+    case .closed: break
+    }
+    let dropped = pending.removeAll()
+    TurnWaiter.wakeAll(turns.dropAll(queued: dropped.count))
+    return dropped
   }
 }
 
@@ -103,10 +170,27 @@ protocol SerialOutboxOwner: AnyObject {
 }
 
 extension SerialOutboxOwner {
-  /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued behind it.
+  /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
+  /// behind it, in turns (see ``DeliveryTurns``). With no `first`, waits when the send left a
+  /// ``TurnWaiter``, and delivers when the claim is handed to it.
   @inlinable
   func drain(_ first: Event<Payload>?) {
-    guard var event = first else { return }
+    var event: Event<Payload>
+    let rank: Int
+    if let first {
+      event = first
+      rank = ClaimRank.takeClaimed()
+    } else {
+      guard let waiter = TurnWaiter.takeStashed(), waiter.wait() == .handed,
+        let next = nextPending()
+      else {
+        return
+      }
+      event = next
+      rank = waiter.rank
+    }
+    let saved = ClaimRank.enter(rank)
+    defer { ClaimRank.leave(saved) }
     while true {
       if deliver(event) {
         dispose()
@@ -148,10 +232,24 @@ extension Locked where State: OutboxState {
   }
 
   /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
-  /// behind it to `sink`, outside the lock.
+  /// behind it to `sink`, outside the lock, in turns (see ``DeliveryTurns``). With no `first`,
+  /// waits when the send left a ``TurnWaiter``, and delivers when the claim is handed to it.
   @inlinable
   func drain(_ first: Event<State.Output>?, into sink: GuardedSink<State.Output>) {
-    guard var event = first else { return }
+    var event: Event<State.Output>
+    let rank: Int
+    if let first {
+      event = first
+      rank = ClaimRank.takeClaimed()
+    } else {
+      guard let waiter = TurnWaiter.takeStashed(), waiter.wait() == .handed,
+        let next = withLock({ $0.outbox.next() })
+      else { return }
+      event = next
+      rank = waiter.rank
+    }
+    let saved = ClaimRank.enter(rank)
+    defer { ClaimRank.leave(saved) }
     while true {
       sink.on(event)
       guard let next = withLock({ $0.outbox.next() }) else { return }

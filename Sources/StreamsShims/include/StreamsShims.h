@@ -145,6 +145,63 @@ static inline __attribute__((always_inline)) void streams_trace_pop(void) {
   streams_trace_depth = depth - 1;
 }
 
+// Turn-taking of Streams' serializers (a subject's delivery claim, an operator's outbox): see
+// `DeliveryTurns` in Sources/Streams/Core. Every serializer gets a rank, increasing with its
+// creation; a thread may wait for its turn at a serializer only when the serializer's rank is
+// above every rank the thread holds a claim of (`streams_claim_rank`), which orders the waits and
+// so rules out a cycle of them (a deadlock).
+extern intptr_t streams_claim_ranks;
+
+// A new serializer's rank: process-wide, increasing, never 0 (0 means "no claim").
+static inline __attribute__((always_inline)) intptr_t streams_claim_rank_next(void) {
+  return __atomic_add_fetch(&streams_claim_ranks, 1, __ATOMIC_RELAXED);
+}
+
+// The highest rank of the claims the calling thread holds (0: none). A delivery raises it for its
+// duration and puts the previous value back when it ends.
+extern _Thread_local intptr_t streams_claim_rank;
+
+static inline __attribute__((always_inline)) intptr_t streams_claim_rank_get(void) {
+  return streams_claim_rank;
+}
+
+static inline __attribute__((always_inline)) void streams_claim_rank_set(intptr_t rank) {
+  streams_claim_rank = rank;
+}
+
+// The rank of an outbox claim a `send` took on the calling thread and its drain has not begun
+// delivering yet (0: none), and the waiter a `send` registered for its drain to wait on (a
+// retained `TurnWaiter`, or null): how an outbox's state, behind its owner's lock, tells the
+// owner's drain loop, after the lock, what it decided.
+extern _Thread_local intptr_t streams_claim_taken;
+extern _Thread_local void *_Nullable streams_turn_waiter;
+
+static inline __attribute__((always_inline)) intptr_t streams_claim_taken_get(void) {
+  return streams_claim_taken;
+}
+
+static inline __attribute__((always_inline)) void streams_claim_taken_set(intptr_t rank) {
+  streams_claim_taken = rank;
+}
+
+static inline __attribute__((always_inline)) void *_Nullable streams_turn_waiter_get(void) {
+  return streams_turn_waiter;
+}
+
+static inline __attribute__((always_inline)) void streams_turn_waiter_set(void *_Nullable waiter) {
+  streams_turn_waiter = waiter;
+}
+
+// A thread parked until another posts a state to it, or until a timeout: a pthread mutex and
+// condition variable (ThreadSanitizer sees both). `streams_parker_wait` returns the posted state
+// (1 or 2), or 3 when `nanoseconds` passed first, after which the parker is abandoned:
+// `streams_parker_post` then returns false and changes nothing. A parker is posted to at most once.
+typedef struct streams_parker streams_parker;
+streams_parker *streams_parker_create(void);
+void streams_parker_destroy(streams_parker *parker);
+intptr_t streams_parker_wait(streams_parker *parker, int64_t nanoseconds);
+bool streams_parker_post(streams_parker *parker, intptr_t state);
+
 // Makes `signal` write one byte (the signal number) to the file descriptor `fd` each time it
 // arrives, from an async-signal-safe handler; `fd` -1 stops the writes and puts back the
 // default action. Returns the descriptor that was watching before (or -1), so that its owner

@@ -1,0 +1,119 @@
+extension SubjectCore {
+  /// Holding the claim: delivers the queued events, at most one turn of them, then releases the
+  /// claim or hands it to a waiting thread (``nextEvent(delivered:)``).
+  @inlinable
+  func deliverQueued() {
+    var count = 0
+    while let event = nextEvent(delivered: count) {
+      count &+= 1
+      deliver(event)
+    }
+  }
+
+  /// Called by the delivering thread, which has delivered `count` queued events in this turn, when
+  /// its work is done: applies the queued table changes, then returns the next queued event (the
+  /// claim stays), or returns `nil` having released the claim or handed it on: to the subscriber
+  /// whose entry is a hand-off point, or, once the turn is over, to the first waiting sender
+  /// (``DeliveryTurns``). A disposed subject drops what is queued and the observer table instead.
+  ///
+  /// The table changes up to the next event are applied here, all of them within one critical
+  /// section (they run no user code: adding appends an entry, removing hands the entry back to be
+  /// released below), and when no event follows, the claim is released in the same section. So
+  /// a delivering thread returns once the events queued by senders are delivered, however fast
+  /// other threads subscribe and dispose meanwhile: each such change costs it one table operation
+  /// under a lock it takes once per event. (Applying them one per lock round, as it once did, four
+  /// threads churning subscriptions outpaced it and its `onNext` never returned.) Removed entries
+  /// and dropped work are released, and waiters woken, with no lock held.
+  @inlinable
+  func nextEvent(delivered count: Int) -> Event<Element>? {
+    // Nothing was queued and nothing changed: release without the lock. A thread that queues
+    // work or closes the subject sets a bit first, which makes this fail.
+    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
+    var dropped: (RingQueue<Work>, ObserverTable<Element>.Entries)?
+    var removed = ObserverTable<Element>.Entries()
+    // A waiter whose event this takes (woken as done after unlocking), and one handed the claim
+    // (woken under the lock, where it must be known whether it still waits).
+    var done: TurnWaiter?
+    var handedTo: TurnWaiter?
+    let event = state.withLock { state -> Event<Element>? in
+      // Holding the claim and the lock, nobody else changes the word but to set the closed bit
+      // (under the lock too).
+      if state.isDisposed {
+        // Disposed while this thread delivered: the queued work is not done and the observers
+        // go, released below with no lock held (`dispose()` woke the waiters).
+        dropped = (state.pending, table.removeAll())
+        state.pending = RingQueue()
+        state.pendingRemovals = 0
+        self.state.storeWord(Self.closedBit | Self.disposedBit)
+        return nil
+      }
+      var next: Event<Element>?
+      while next == nil, handedTo == nil, let work = state.pending.first {
+        if case .deliver = work, let waiter = state.turns.turnEnds(after: count) {
+          handedTo = waiter  // the turn is over: the waiter delivers the next one
+          break
+        }
+        _ = state.pending.popFirst()
+        let owner = state.turns.takeItem()
+        switch work {
+        case .deliver(let event):
+          next = event
+          done = owner
+          // Published at once: a sender's backlog must count the event being delivered.
+          state.turns.delivered = count &+ 1
+        case .add(let observer, let subscription, let handOff):
+          if let handOff, handOff.wake(handingClaim: true) {
+            // The subscriber delivers its replay holding the claim, and adds its entry itself.
+            // (One that gave up waiting delivers it through the gate its entry holds: below.)
+            handedTo = handOff
+          } else if subscription.isActive {
+            // Checked under the lock, where `unsubscribe` marks it: exact. A subscription
+            // disposed before it joined hands its observer (often the only reference to the
+            // caller's closures) to be released with the removed ones, after unlocking.
+            table.append(observer, subscription)
+          } else {
+            removed.append((observer, subscription))
+          }
+        case .remove(let subscription):
+          state.pendingRemovals -= 1
+          if let entry = table.remove(subscription) { removed.append(entry) }
+        }
+      }
+      var word = self.state.loadWord() & ~Self.pendingBit
+      if state.pendingRemovals == 0 { word &= ~Self.removalsPendingBit }
+      if next == nil, handedTo == nil {
+        word &= ~Self.deliveringBit
+        state.turns.released()
+      } else if !state.pending.isEmpty {
+        word |= Self.pendingBit
+      }
+      self.state.storeWord(word)
+      return next
+    }
+    withExtendedLifetime(dropped) {}
+    withExtendedLifetime(removed) {}
+    done?.wake(handingClaim: false)
+    return event
+  }
+
+  /// Under the lock: claims delivery when nobody delivers (`true`); otherwise marks work as
+  /// pending (`false`), and the caller appends its work to `pending` before unlocking.
+  @inlinable
+  func claimUnderLock() -> Bool {
+    while true {
+      let word = state.loadWord()
+      if word & Self.deliveringBit == 0 {
+        // Without the lock only the idle fast path changes the word (from 0), so compare-and-swap.
+        if state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit) {
+          return true
+        }
+        continue
+      }
+      if word & Self.pendingBit != 0 { return false }
+      if state.compareExchangeWord(expected: word, desired: word | Self.pendingBit) {
+        return false
+      }
+      // The delivering thread released its claim meanwhile: look again.
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import Streams
+
+/// The bound on one call's work under contention (issue 25): threads sending without pause into
+/// one serializer each deliver their own event and at most a turn of others'. Counts, never times.
+@Suite("Delivery turns")
+struct DeliveryTurnsTests {
+  /// The most deliveries one call may make: its own event and one turn of queued ones.
+  static let bound = 1 + DeliveryTurns.budget
+  static let senders = 4
+  static let perSender = 20_000
+
+  @Test("a PublishSubject: four threads sending without pause, each call bounded")
+  func publishSubject() {
+    let subject = PublishSubject<Int>()
+    let log = ContentionLog(senders: Self.senders)
+    let subscription = subject.subscribe(onNext: log.receive)
+    let stats = Contention.run(senders: Self.senders, perSender: Self.perSender) { value in
+      subject.onNext(value)
+    }
+    subscription.dispose()
+    log.expectComplete(perSender: Self.perSender)
+    #expect(stats.maxPerCall <= Self.bound, "one call delivered \(stats.maxPerCall)")
+    #expect(stats.maxPerCall > 1, "no call delivered another's event: nothing contended")
+  }
+
+  @Test("a BehaviorSubject with replaying subscribers arriving: every call bounded")
+  func behaviorSubjectWithReplay() {
+    let subject = BehaviorSubject(value: -1)
+    let log = ContentionLog(senders: Self.senders)
+    let subscription = subject.subscribe(onNext: log.receive)
+    let late = LateSubscribers()
+    let stats = Contention.run(
+      senders: Self.senders, perSender: Self.perSender,
+      alongside: { stop in late.run(subject, until: stop) }
+    ) { value in
+      subject.onNext(value)
+    }
+    subscription.dispose()
+    log.expectComplete(perSender: Self.perSender, initial: [-1])
+    #expect(stats.maxPerCall <= Self.bound, "one onNext delivered \(stats.maxPerCall)")
+    #expect(late.subscriptions > 0)
+    #expect(late.maxPerCall <= Self.bound, "one subscribe delivered \(late.maxPerCall)")
+    #expect(late.problems.isEmpty, "\(late.problems.prefix(3))")
+  }
+
+  @Test("merge of four subjects, one thread each: every call bounded")
+  func merge() {
+    let subjects = (0..<Self.senders).map { _ in PublishSubject<Int>() }
+    expectBounded(Observable.merge(subjects.map { $0.asObservable() }), subjects)
+  }
+
+  @Test("combineLatest of four subjects, one thread each: every call bounded")
+  func combineLatest() {
+    let subjects = (0..<Self.senders).map { _ in PublishSubject<Int>() }
+    let combined = Observable.combineLatest(subjects.map { $0.asObservable() }).map { $0[0] }
+    let stats = runBounded(combined, subjects, check: false)
+    #expect(stats.delivered > 0)
+  }
+
+  @Test("flatMap over four subjects, one thread each: every call bounded")
+  func flatMap() {
+    let subjects = (0..<Self.senders).map { _ in PublishSubject<Int>() }
+    let flattened = Observable.from(subjects.map { $0.asObservable() }).flatMap { $0 }
+    expectBounded(flattened, subjects)
+  }
+
+  @Test("a sender that re-enters the subject from its observer is queued, never made to wait")
+  func reentrantSendsQueue() {
+    let subject = PublishSubject<Int>()
+    var received: [Int] = []
+    let subscription = subject.subscribe(onNext: { value in
+      received.append(value)
+      // Far past the budget: a waiting re-entrant send would wait for itself.
+      if value == 0 { for next in 1...(3 * DeliveryTurns.budget) { subject.onNext(next) } }
+    })
+    let finished = finishesInTime { subject.onNext(0) }
+    subscription.dispose()
+    #expect(finished)
+    #expect(received == Array(0...(3 * DeliveryTurns.budget)))
+  }
+
+  @Test("a serializer ranks above the ones made before it; a delivery holds its rank")
+  func ranks() {
+    let first = PublishSubject<Int>()
+    let second = PublishSubject<Int>()
+    #expect(first.core.rank < second.core.rank)
+    var seen: [Bool] = []
+    let subscription = first.subscribe(onNext: { _ in
+      seen.append(DeliveryTurns(ranked: true).callerMayWait)  // a newer one: may wait
+      let held = ClaimRank.enter(0)
+      seen.append(second.core.rank > held)
+      seen.append(first.core.rank > held)  // its own: may not
+    })
+    first.onNext(1)
+    subscription.dispose()
+    #expect(seen == [true, true, false])
+    #expect(ClaimRank.enter(0) == 0, "the delivery put the thread's rank back")
+  }
+
+  private func expectBounded(_ merged: Observable<Int>, _ subjects: [PublishSubject<Int>]) {
+    let stats = runBounded(merged, subjects, check: true)
+    #expect(stats.delivered == Self.senders * Self.perSender)
+  }
+
+  /// Subscribes to `output`, has thread `i` send its values into `subjects[i]`, and checks the
+  /// bound (and, with `check`, that every value arrived once, in each sender's order).
+  private func runBounded(
+    _ output: Observable<Int>, _ subjects: [PublishSubject<Int>], check: Bool
+  ) -> ContentionStats {
+    let log = ContentionLog(senders: Self.senders)
+    let subscription = output.subscribe(onNext: log.receive)
+    let stats = Contention.run(senders: Self.senders, perSender: Self.perSender) { value in
+      subjects[Contention.sender(of: value)].onNext(value)
+    }
+    subscription.dispose()
+    if check { log.expectComplete(perSender: Self.perSender) }
+    #expect(stats.maxPerCall <= Self.bound, "one onNext delivered \(stats.maxPerCall)")
+    #expect(stats.maxPerCall > 1, "no call delivered another's event: nothing contended")
+    return ContentionStats(maxPerCall: stats.maxPerCall, delivered: log.total)
+  }
+}
