@@ -60,6 +60,13 @@ let package = Package(
       ],
       path: "Sources/MallocCheck"
     ),
+    // `contention [EVENTS] [THREADS...]`: threads sending without pause into one subject and
+    // through `merge`: throughput, the worst and 99.9th-percentile `onNext`, deliveries per call.
+    .executableTarget(
+      name: "contention",
+      dependencies: [.product(name: "Streams", package: streamsPackage)],
+      path: "Sources/Contention"
+    ),
     // `run-workload NAME COUNT [side]`: one workload without the harness, for profilers.
     .executableTarget(
       name: "run-workload",

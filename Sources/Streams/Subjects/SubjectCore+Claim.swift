@@ -28,7 +28,7 @@ extension SubjectCore {
   func nextEvent(delivered count: Int) -> Event<Element>? {
     // Nothing was queued and nothing changed: release without the lock. A thread that queues
     // work or closes the subject sets a bit first, which makes this fail.
-    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return nil }
+    if releaseIfUntouched() { return nil }
     var dropped: (RingQueue<Work>, ObserverTable<Element>.Entries)?
     var removed = ObserverTable<Element>.Entries()
     // A waiter whose event this takes (woken as done after unlocking), and one handed the claim
@@ -44,7 +44,7 @@ extension SubjectCore {
         dropped = (state.pending, table.removeAll())
         state.pending = RingQueue()
         state.pendingRemovals = 0
-        self.state.storeWord(Self.closedBit | Self.disposedBit)
+        releaseDisposed()
         return nil
       }
       var next: Event<Element>?
@@ -79,41 +79,15 @@ extension SubjectCore {
           if let entry = table.remove(subscription) { removed.append(entry) }
         }
       }
-      var word = self.state.loadWord() & ~Self.pendingBit
-      if state.pendingRemovals == 0 { word &= ~Self.removalsPendingBit }
-      if next == nil, handedTo == nil {
-        word &= ~Self.deliveringBit
-        state.turns.released()
-      } else if !state.pending.isEmpty {
-        word |= Self.pendingBit
-      }
-      self.state.storeWord(word)
+      let keeps = next != nil || handedTo != nil
+      if !keeps { state.turns.released() }
+      settle(
+        keeps: keeps, workLeft: !state.pending.isEmpty, removalsPending: state.pendingRemovals != 0)
       return next
     }
     withExtendedLifetime(dropped) {}
     withExtendedLifetime(removed) {}
     done?.wake(handingClaim: false)
     return event
-  }
-
-  /// Under the lock: claims delivery when nobody delivers (`true`); otherwise marks work as
-  /// pending (`false`), and the caller appends its work to `pending` before unlocking.
-  @inlinable
-  func claimUnderLock() -> Bool {
-    while true {
-      let word = state.loadWord()
-      if word & Self.deliveringBit == 0 {
-        // Without the lock only the idle fast path changes the word (from 0), so compare-and-swap.
-        if state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit) {
-          return true
-        }
-        continue
-      }
-      if word & Self.pendingBit != 0 { return false }
-      if state.compareExchangeWord(expected: word, desired: word | Self.pendingBit) {
-        return false
-      }
-      // The delivering thread released its claim meanwhile: look again.
-    }
   }
 }

@@ -38,7 +38,7 @@ extension SubjectCore {
       }
       state.subscribers += 1
       subscription = registered
-      if claimUnderLock() {
+      if claimOrQueueWork() {
         if !replay.isEmpty {
           // Nobody was delivering: this thread delivers the replay holding the claim, then adds
           // the entry (below).
@@ -48,7 +48,7 @@ extension SubjectCore {
         // Nobody was delivering, so nothing is queued: add the entry and release the claim within
         // the lock, so that a subscribing thread never ends up delivering other threads' events.
         table.append(observer, registered)
-        self.state.storeWord(self.state.loadWord() & ~Self.deliveringBit)
+        releaseHolding()
         return
       }
       if replay.isEmpty {
@@ -131,7 +131,7 @@ extension SubjectCore {
   /// before the respective `dispose()` returns.
   @inlinable
   func reaches(_ subscription: SubjectSubscription) -> Bool {
-    subscription.isActive && state.loadWord() & Self.disposedBit == 0
+    subscription.isActive && !isDisposedNow
   }
 
   /// Removes `subscription`'s observer: at once when nobody delivers (taking the claim for a
@@ -147,16 +147,16 @@ extension SubjectCore {
       // After a terminal event the count is already 0, but the entry may still be in the table
       // with the terminal event queued: remove it the same way, so that it gets nothing more.
       if state.terminal == nil { state.subscribers -= 1 }
-      if claimUnderLock() {
+      if claimOrQueueWork() {
         // Nobody was delivering, so nothing is queued and, holding the lock and the claim, nobody
         // else changes the word: remove the entry and release the claim with a store.
         let entry = table.remove(subscription)
-        self.state.storeWord(self.state.loadWord() & ~Self.deliveringBit)
+        releaseHolding()
         return entry
       }
       // Someone delivers (the pending bit is set): queue the removal for them.
       state.pendingRemovals += 1
-      _ = self.state.fetchOrWord(Self.removalsPendingBit)
+      markRemovalsPending()
       state.pending.append(.remove(subscription))
       state.turns.appendedOther()
       return nil
@@ -192,18 +192,11 @@ extension SubjectCore {
       // dropped, and they are woken below.
       waiters = state.turns.dropAll(queued: pending.count)
       for case .add(_, _, let handOff?) in pending { waiters.append(handOff) }
-      let word =
-        self.state.fetchOrWord(Self.closedBit | Self.disposedBit) | Self.closedBit
-        | Self.disposedBit
       // When nobody delivers, take the claim for a moment and let the table go; otherwise the
       // delivering thread does that (`nextEvent`) before it releases the claim.
-      guard word & Self.deliveringBit == 0,
-        self.state.compareExchangeWord(expected: word, desired: word | Self.deliveringBit)
-      else {
-        return (buffer, pending, nil)
-      }
+      guard markSubjectDisposed() else { return (buffer, pending, nil) }
       let entries = table.removeAll()
-      self.state.storeWord(Self.closedBit | Self.disposedBit)
+      releaseDisposed()
       return (buffer, pending, entries)
     }
     withExtendedLifetime(released) {}

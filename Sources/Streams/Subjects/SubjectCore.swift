@@ -19,10 +19,10 @@ import StreamsShims
 /// and number more than 8 (amortized O(1)). Nothing is copied per change and nothing is
 /// allocated per event.
 ///
-/// **Who delivers is kept in the atomic word** beside the lock: ``deliveringBit``, ``pendingBit``,
-/// ``removalsPendingBit``, ``closedBit``. The common `onNext` on a PublishSubject takes no lock:
-/// one compare-and-swap from idle (word 0) to delivering, the calls, one compare-and-swap back.
-/// Any other word takes the lock.
+/// **Who delivers is kept in the atomic word** beside the lock, as a state machine of its own
+/// (``SubjectClaim``: idle, delivering, delivering with work queued, and the conditions a delivery
+/// checks). The common `onNext` on a PublishSubject takes no lock: one compare-and-swap from idle
+/// (word 0) to delivering, the calls, one compare-and-swap back. Any other word takes the lock.
 ///
 /// **A disposal takes effect at once**, also when it is queued: the subscription is marked
 /// disposed under the lock after ``removalsPendingBit`` is set, and while that bit is set the
@@ -90,7 +90,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     /// Subscriptions not yet disposed (for `hasObservers`), whether or not their entry is in the
     /// table yet.
     @usableFromInline var subscribers = 0
-    /// `.remove` work items in `pending`; ``removalsPendingBit`` is set while it is not zero.
+    /// `.remove` work items in `pending`; ``SubjectClaim/removalsPending`` is set while it is not zero.
     @usableFromInline var pendingRemovals = 0
     /// How the claim passes between threads (see ``DeliveryTurns``); it counts the items of
     /// `pending`.
@@ -99,18 +99,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @inlinable
     init() {}
   }
-
-  /// Set while a thread delivers (holds the claim).
-  @inlinable static var deliveringBit: Int { 1 }
-  /// Set while `pending` holds work (only together with ``deliveringBit``).
-  @inlinable static var pendingBit: Int { 2 }
-  /// Set while a disposed subscription may still have an entry in the table: deliveries then
-  /// check each subscription before calling its observer.
-  @inlinable static var removalsPendingBit: Int { 4 }
-  /// Set once the subject has terminated or was disposed; never cleared.
-  @inlinable static var closedBit: Int { 8 }
-  /// Set once the subject was disposed; never cleared. A delivery under way stops at once.
-  @inlinable static var disposedBit: Int { 16 }
 
   /// The observers, in subscription order. Only the thread holding the delivery claim reads or
   /// writes it.
@@ -170,7 +158,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       case .error, .completed:
         state.terminal = event
         state.subscribers = 0
-        _ = self.state.fetchOrWord(Self.closedBit)
+        markClosed()
         if case .last = policy, case .completed = event, let last = state.buffer.last {
           return send(.next(last), then: event, &state)
         }
@@ -187,7 +175,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// word is idle.
   @inlinable
   func onNext(_ event: Event<Element>, _ element: Element) {
-    if case .none = policy, state.compareExchangeWord(expected: 0, desired: Self.deliveringBit) {
+    if case .none = policy, claimIfIdle() {
       let saved = ClaimRank.enter(rank)
       deliverToTable(event)
       finishDelivery()
@@ -230,11 +218,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func send(_ event: Event<Element>, then: Event<Element>? = nil, _ state: inout State)
     -> SendAction
   {
-    if claimUnderLock() {
+    if claimOrQueueWork() {
       if let then {
         state.pending.append(.deliver(then))
         _ = state.turns.appendedItem(backlog: state.pending.count, mayWait: false)
-        _ = self.state.fetchOrWord(Self.pendingBit)
+        markWorkQueued()
       }
       return .deliver(event)
     }
@@ -242,7 +230,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
     var waiter = state.turns.appendedItem(backlog: state.pending.count)
     if let then {
       state.pending.append(.deliver(then))
-      if let later = state.turns.appendedItem(backlog: state.pending.count, mayWait: waiter == nil) {
+      if let later = state.turns.appendedItem(backlog: state.pending.count, mayWait: waiter == nil)
+      {
         waiter = later
       }
     }
@@ -266,16 +255,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// Holding the claim: delivers `event` to the observers in the table. While a removal is
-  /// pending (``removalsPendingBit``, loaded per observer because an observer may dispose another
+  /// pending (``SubjectClaim/removalsPending``, loaded per observer because an observer may dispose another
   /// one), each subscription is checked before its observer is called; once the subject is
-  /// disposed (``disposedBit``) the delivery stops.
+  /// disposed (``SubjectClaim/disposed``) the delivery stops.
   @inlinable
   func deliverToTable(_ event: Event<Element>) {
     guard let base = table.base else { return }
     for index in 0..<table.count {
       let word = state.loadWord()
-      if word & (Self.removalsPendingBit | Self.disposedBit) != 0 {
-        if word & Self.disposedBit != 0 { return }
+      if word & (SubjectClaim.removalsPending | SubjectClaim.disposed) != 0 {
+        if word & SubjectClaim.disposed != 0 { return }
         if base[index]?.subscription.isActive != true { continue }
       }
       base[index]?.observer.handler(event)
@@ -296,7 +285,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Releases the delivery claim, or delivers what was queued meanwhile.
   @inlinable
   func finishDelivery() {
-    if state.compareExchangeWord(expected: Self.deliveringBit, desired: 0) { return }
+    if releaseIfUntouched() { return }
     deliverQueued()
   }
 

@@ -35,10 +35,8 @@ struct DeliveryTurnsTests {
     let late = LateSubscribers()
     let stats = Contention.run(
       senders: Self.senders, perSender: Self.perSender,
-      alongside: { stop in late.run(subject, until: stop) }
-    ) { value in
-      subject.onNext(value)
-    }
+      alongside: { stop in late.run(subject, until: stop) },
+      send: { value in subject.onNext(value) })
     subscription.dispose()
     log.expectComplete(perSender: Self.perSender, initial: [-1])
     #expect(stats.maxPerCall <= Self.bound, "one onNext delivered \(stats.maxPerCall)")

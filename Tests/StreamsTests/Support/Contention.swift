@@ -107,7 +107,9 @@ final class ContentionLog: @unchecked Sendable {
         return
       }
       let seq = value % Contention.stride
-      if seq != last[sender] + 1 { problems.append("sender \(sender): \(seq) after \(last[sender])") }
+      if seq != last[sender] + 1 {
+        problems.append("sender \(sender): \(seq) after \(last[sender])")
+      }
       last[sender] = seq
     }
   }
@@ -140,7 +142,8 @@ final class LateSubscribers: @unchecked Sendable {
       let received = TestBox([Int]())
       var subscription: (any Disposable)?
       let delivered = CallMeter.count {
-        subscription = subject.subscribe(onNext: { value in received.withLock { $0.append(value) } })
+        subscription = subject.subscribe(onNext: { value in received.withLock { $0.append(value) } }
+        )
       }
       maxPerCall = max(maxPerCall, delivered)
       subscriptions += 1
