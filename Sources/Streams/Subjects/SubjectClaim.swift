@@ -26,7 +26,8 @@ enum SubjectClaim {
       case 0: self = .idle
       case SubjectClaim.delivering: self = .delivering
       case SubjectClaim.delivering | SubjectClaim.workQueued: self = .deliveringWithWork
-      default: preconditionFailure("Streams: a subject's claim word \(word) has work with no holder")
+      default:
+        preconditionFailure("Streams: a subject's claim word \(word) has work with no holder")
       }
     }
   }
