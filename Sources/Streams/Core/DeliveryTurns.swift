@@ -37,9 +37,9 @@ import StreamsShims
 /// thread waits or delivers.
 @usableFromInline
 struct DeliveryTurns {
-  /// The most queued events one turn delivers before handing the claim to a waiting sender: 64
+  /// The most queued events one turn delivers before handing the claim to a waiting sender: 128
   /// (the contention benchmark's figures for it are in Guides/Performance.md).
-  @inlinable static var budget: Int { 64 }
+  @inlinable static var budget: Int { 128 }
 
   /// The serializer's rank (see above); 0 for one whose senders never wait (`observe(on:)`,
   /// whose claim holder is a scheduled action, not a caller).
@@ -161,7 +161,7 @@ final class TurnWaiter: @unchecked Sendable {
   }
 
   /// How long a sender waits for its turn before it gives up and returns, leaving its event
-  /// queued for the claim holder: 20 ms. A turn of a few dozen events takes microseconds, so a
+  /// queued for the claim holder: 20 ms. A turn of 128 quick events takes microseconds, so a
   /// sender gives up only when the claim holder is held up inside an observer, for instance by
   /// a lock the waiting thread holds: the wait then cannot turn into a deadlock.
   @inlinable static var patience: Int64 { 20_000_000 }

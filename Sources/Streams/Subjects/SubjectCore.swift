@@ -45,7 +45,7 @@ import StreamsShims
 ///
 /// **Liveness: delivery goes in turns.** A thread that delivers also delivers the events other
 /// threads queue meanwhile (that is what serializes them), but at most ``DeliveryTurns/budget``
-/// (64) of them in one call: when its turn is over and another sender waits, it hands the claim
+/// (128) of them in one call: when its turn is over and another sender waits, it hands the claim
 /// to that sender and returns. A sender finding the backlog past the budget queues its event and
 /// waits for its turn (unless it may not wait: it is the claim holder re-entering, or holds a
 /// claim ranked at or above this subject's; see ``DeliveryTurns``), so contending threads share
