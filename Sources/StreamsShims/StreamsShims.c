@@ -22,8 +22,11 @@ _Thread_local void *streams_trampoline = 0;
 intptr_t streams_trace_delivery_ids = 0;
 
 intptr_t streams_claim_ranks = 0;
+intptr_t streams_claim_operator_ranks = 0;
 _Thread_local intptr_t streams_claim_rank = 0;
-_Thread_local intptr_t streams_claim_taken = 0;
+_Thread_local intptr_t streams_turn_spent = 0;
+_Thread_local intptr_t streams_claims_taken[16];
+_Thread_local intptr_t streams_claims_taken_count = 0;
 _Thread_local void *streams_turn_waiter = 0;
 
 struct streams_parker {

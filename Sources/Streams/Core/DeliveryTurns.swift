@@ -15,26 +15,34 @@ import StreamsShims
 ///
 /// - a call delivers its own event and at most ``budget`` queued ones. A sender that did not wait
 ///   found room for its event in the current turn (the backlog was below the budget), so only
-///   waiters' events are left when a turn ends, and one of them takes over. Beyond the budget a
-///   turn goes on only while no waiter is there to take over ("overtime"), delivering events that
-///   were queued by senders not allowed to wait (below); any sender that may wait waits then.
-/// - a sender waits at most for the current turn to end, plus the turns of the waiters before it.
+///   waiters' events are left when a turn ends, and one of them takes over. The turns of one call
+///   share the budget (``tookEvent(turnCount:)``): a call holding several claims, down a chain of
+///   serializers, counts what it delivers at all of them, and may deliver beyond it only the
+///   events already promised a place at a serializer before its budget ran out (so a chain of
+///   two is bounded by twice the budget). Beyond that a turn goes on only while no waiter is there
+///   to take over ("overtime"), delivering events that were queued by senders not allowed to
+///   wait (below); any sender that may wait waits then.
+/// - a sender waits at most for the current turn to end, plus the turns of the waiters before it,
+///   and never longer than ``TurnWaiter/patience`` (20 ms): then it gives up and returns, its
+///   event queued for the claim holder. A cycle of waits we cannot see (a sender holding a lock
+///   that an observer of the claim holder needs) thus costs a pause, never a deadlock.
 ///
 /// **Who may wait.** Never the claim holder itself (an observer sending back into the serializer
 /// it is being called from: the event is queued and the call returns, as before), and never a
-/// thread whose waiting could close a cycle. Every serializer has a **rank**, increasing with its
-/// creation (``streams_claim_rank_next()``); a thread delivering holds the ranks of the claims it
-/// holds (``streams_claim_rank``, raised for the length of a delivery), and may wait at a
-/// serializer only when the serializer's rank is above all of them. A waiting thread thus waits
-/// for a holder of a higher rank than any it holds, and a chain of waits climbs in rank: it cannot
-/// come back to its start, so no set of threads can wait for each other (the lock-ordering rule,
-/// with the creation order as the order). A pipeline is subscribed after the subjects it reads, so
-/// a subject's deliverer sending on into `merge`, `combineLatest` or `flatMap` (whose outboxes
-/// are made at subscription) may wait there; a send against the order (a subscriber feeding back
-/// into an older subject) is queued and returns, and the turn delivering it may run overtime.
+/// thread whose waiting could close a cycle through Streams. Every serializer has a **rank**
+/// (``Order``): subjects increasing with their creation, operators above every subject and
+/// decreasing with theirs (a subscription makes the downstream operator before the upstream ones
+/// that feed it). A thread delivering holds the ranks of the claims it holds
+/// (``streams_claim_rank``, raised for the length of a delivery), and may wait at a serializer
+/// only when the serializer's rank is above all of them. A waiting thread thus waits for a holder
+/// of a higher rank than any it holds, and a chain of waits climbs in rank: it cannot come back
+/// to its start (the lock-ordering rule). So a subject's deliverer sending on into `merge`,
+/// `combineLatest` or `flatMap`, or an inner operator into an outer one, may wait there; a send
+/// against the order (an operator's subscriber feeding a subject, a subject feeding an older
+/// one) is queued and returns, and the turn delivering it may run overtime.
 ///
-/// A claim holder never waits for anything but the user code it calls; no lock is held while a
-/// thread waits or delivers.
+/// A claim holder never waits for anything but the user code it calls and, at a serializer
+/// ranked above its claims, its turn; no lock is held while a thread waits or delivers.
 @usableFromInline
 struct DeliveryTurns {
   /// The most queued events one turn delivers before handing the claim to a waiting sender: 128
@@ -44,6 +52,19 @@ struct DeliveryTurns {
   /// The serializer's rank (see above); 0 for one whose senders never wait (`observe(on:)`,
   /// whose claim holder is a scheduled action, not a caller).
   @usableFromInline let rank: Int
+
+  /// Where a serializer's rank comes from.
+  @usableFromInline
+  enum Order {
+    /// A subject or relay: increasing with creation.
+    case source
+    /// An operator (an outbox, a `share` connection): above every subject, and decreasing with
+    /// creation, because a subscription makes the downstream operator before the upstream ones
+    /// that feed it (an inner sequence of `flatMap` is subscribed after the outer one, too).
+    case `operator`
+    /// Senders never wait.
+    case unranked
+  }
   /// Queued events the current turn has delivered (published by the claim holder under the lock).
   @usableFromInline var delivered = 0
   /// Items ever appended to the serializer's queue, and ever taken from it: a waiter's ticket is
@@ -53,10 +74,14 @@ struct DeliveryTurns {
   /// Senders waiting for their turn, in the order of their tickets.
   @usableFromInline var waiters = RingQueue<TurnWaiter>()
 
-  /// Turn-taking for a new serializer, with a fresh rank (`ranked`) or none.
+  /// Turn-taking for a new serializer, with a fresh rank in `order`.
   @inlinable
-  init(ranked: Bool = true) {
-    rank = ranked ? streams_claim_rank_next() : 0
+  init(order: Order) {
+    switch order {
+    case .source: rank = streams_claim_rank_next()
+    case .operator: rank = streams_claim_operator_rank_next()
+    case .unranked: rank = 0
+    }
   }
 
   /// Whether the calling thread may wait at this serializer: the serializer has a rank, above every
@@ -64,7 +89,7 @@ struct DeliveryTurns {
   /// claimed hands the event to the caller's drain, which has not begun).
   @inlinable
   var callerMayWait: Bool {
-    rank > streams_claim_rank_get() && rank != streams_claim_taken_get()
+    rank > streams_claim_rank_get() && rank != streams_claim_taken_top()
   }
 
   /// Called by a sender under the lock after it appended one item to a queue now holding
@@ -94,7 +119,8 @@ struct DeliveryTurns {
 
   /// Called by the claim holder under the lock as it takes one item off the queue: the waiter
   /// whose event it is, if any, removed from the waiters, for the caller to wake as done
-  /// (``TurnWaiter/wake(handingClaim:)``).
+  /// (``TurnWaiter/wakeDone()``): it is woken as its event is taken off the queue, and returns
+  /// while its event is being delivered.
   @inlinable
   mutating func takeItem() -> TurnWaiter? {
     let ticket = taken
@@ -111,7 +137,7 @@ struct DeliveryTurns {
   mutating func turnEnds(after count: Int) -> TurnWaiter? {
     guard count >= Self.budget else { return nil }
     while let waiter = waiters.popFirst() {
-      if waiter.wake(handingClaim: true) {
+      if waiter.handClaim() {
         delivered = 0
         return waiter
       }
@@ -120,14 +146,40 @@ struct DeliveryTurns {
     return nil
   }
 
+  /// Called by the claim holder under the lock as it takes a queued event, the `turnCount`th of
+  /// its turn here: counts it for the calling thread, whose turns at every serializer it holds
+  /// share one budget (so a call holding two claims, an inner `merge`'s and the outer one's,
+  /// delivers one turn in all), and publishes the turn's count for senders. Returns the count
+  /// ``turnEnds(after:)`` compares with the budget.
+  @inlinable
+  mutating func tookEvent(turnCount: Int) -> Int {
+    let spent = streams_turn_spent_get() &+ 1
+    streams_turn_spent_set(spent)
+    delivered = Swift.max(turnCount, spent)
+    return delivered
+  }
+
+  /// The count ``turnEnds(after:)`` compares with the budget before the next event: the larger
+  /// of the turn's own and the calling thread's.
+  @inlinable
+  func spent(turnCount: Int) -> Int {
+    Swift.max(turnCount, streams_turn_spent_get())
+  }
+
+  /// Called under the lock by a thread taking the claim: a new turn, counted from what the
+  /// thread's call has already spent when it holds other claims (senders then find less room).
+  @inlinable
+  mutating func claimed() {
+    delivered = streams_claim_rank_get() == 0 ? 0 : streams_turn_spent_get()
+  }
+
   /// The claim is released (the queue is empty): the next claim begins a turn.
   @inlinable
   mutating func released() {
     delivered = 0
   }
 
-  /// The serializer drops its queue (disposed, failed): every waiter, to be woken after
-  /// unlocking as done.
+  /// The serializer drops its queue (disposed, failed): every waiter, to be woken as done.
   @inlinable
   mutating func dropAll(queued count: Int) -> RingQueue<TurnWaiter> {
     taken &+= count
@@ -187,18 +239,24 @@ final class TurnWaiter: @unchecked Sendable {
     }
   }
 
-  /// Wakes the waiter, handing it the claim or telling it its event is done; `false` when it had
-  /// given up waiting (and nothing changed).
+  /// Hands the waiter the claim (whether or not it has begun waiting: the thread that registered
+  /// it parks on it right after its critical section, or, for an outbox, at its drain, which its
+  /// caller runs next); `false` when it gave up waiting, and nothing changed.
   @inlinable
-  @discardableResult
-  func wake(handingClaim: Bool) -> Bool {
-    streams_parker_post(parker, handingClaim ? 2 : 1)
+  func handClaim() -> Bool {
+    streams_parker_post(parker, 2)
+  }
+
+  /// Tells the waiter its event was taken off the queue (or dropped): it returns.
+  @inlinable
+  func wakeDone() {
+    _ = streams_parker_post(parker, 1)
   }
 
   /// Wakes every waiter of `waiters` as done.
   @inlinable
   static func wakeAll(_ waiters: RingQueue<TurnWaiter>) {
-    for waiter in waiters { waiter.wake(handingClaim: false) }
+    for waiter in waiters { waiter.wakeDone() }
   }
 
   /// Keeps `waiter` for the calling thread's drain to wait on (see ``SerialOutbox``); an outbox's
@@ -208,12 +266,16 @@ final class TurnWaiter: @unchecked Sendable {
     streams_turn_waiter_set(Unmanaged.passRetained(waiter).toOpaque())
   }
 
-  /// Takes the waiter the calling thread's last `send` registered, if any.
+  /// Takes the waiter the calling thread's `send` registered at the serializer of `rank`, if the
+  /// stashed one is that one (a drain of another outbox, run by user code between that `send` and
+  /// its drain, leaves it to its own).
   @inlinable
-  static func takeStashed() -> TurnWaiter? {
+  static func takeStashed(rank: @autoclosure () -> Int) -> TurnWaiter? {
     guard let pointer = streams_turn_waiter_get() else { return nil }
+    let waiter = Unmanaged<TurnWaiter>.fromOpaque(pointer)
+    guard waiter.takeUnretainedValue().rank == rank() else { return nil }
     streams_turn_waiter_set(nil)
-    return Unmanaged<TurnWaiter>.fromOpaque(pointer).takeRetainedValue()
+    return waiter.takeRetainedValue()
   }
 }
 
@@ -221,9 +283,12 @@ final class TurnWaiter: @unchecked Sendable {
 @usableFromInline
 enum ClaimRank {
   /// Raises the thread's rank to `rank` if it is higher; returns the previous rank, for ``leave(_:)``.
+  /// A thread's outermost claim begins a call, whose turns share one budget: the count of queued
+  /// events it delivered starts again (``DeliveryTurns/tookEvent(turnCount:)``).
   @inlinable
   static func enter(_ rank: Int) -> Int {
     let saved = streams_claim_rank_get()
+    if saved == 0 { streams_turn_spent_set(0) }
     if rank > saved { streams_claim_rank_set(rank) }
     return saved
   }
@@ -234,12 +299,10 @@ enum ClaimRank {
     streams_claim_rank_set(saved)
   }
 
-  /// The rank of the outbox claim the calling thread's last `send` took, cleared: its drain
-  /// enters it.
+  /// The rank of the innermost outbox claim a `send` took on the calling thread whose drain has
+  /// not begun: the drain now beginning enters it.
   @inlinable
   static func takeClaimed() -> Int {
-    let rank = streams_claim_taken_get()
-    streams_claim_taken_set(0)
-    return rank
+    streams_claim_taken_pop()
   }
 }

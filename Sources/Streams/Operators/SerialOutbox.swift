@@ -51,7 +51,7 @@ struct SerialOutbox<Payload> {
   /// sender, one action per event).
   @inlinable
   init(sendersWait: Bool = true) {
-    turns = DeliveryTurns(ranked: sendersWait)
+    turns = DeliveryTurns(order: sendersWait ? .operator : .unranked)
   }
 
   /// `true` once nothing more will be delivered.
@@ -81,7 +81,8 @@ struct SerialOutbox<Payload> {
       return nil
     case .idle:
       state = event.isStopEvent ? .terminating : .delivering
-      if turns.rank != 0 { streams_claim_taken_set(turns.rank) }
+      turns.claimed()
+      if turns.rank != 0 { streams_claim_taken_push(turns.rank) }
       return event
     case .delivering:
       if event.isStopEvent { state = .terminating }
@@ -115,10 +116,12 @@ struct SerialOutbox<Payload> {
         turns.released()
         return nil
       }
-      if turns.turnEnds(after: turns.delivered) != nil { return nil }  // handed on
+      if turns.turnEnds(after: turns.spent(turnCount: turns.delivered)) != nil {
+        return nil  // handed on
+      }
       let event = pending.popFirst()
-      turns.delivered &+= 1
-      if let done = turns.takeItem() { done.wake(handingClaim: false) }
+      _ = turns.tookEvent(turnCount: turns.delivered &+ 1)
+      if let done = turns.takeItem() { done.wakeDone() }
       return event
     }
   }
@@ -165,6 +168,10 @@ protocol SerialOutboxOwner: AnyObject {
   /// Takes the next queued event under the lock (``SerialOutbox/next()``).
   func nextPending() -> Event<Payload>?
 
+  /// The outbox's rank (``DeliveryTurns/rank``), read under the lock: it tells a drain whether the
+  /// waiter the calling thread registered is this outbox's.
+  var turnRank: Int { get }
+
   /// Disposes every upstream subscription.
   func dispose()
 }
@@ -181,7 +188,7 @@ extension SerialOutboxOwner {
       event = first
       rank = ClaimRank.takeClaimed()
     } else {
-      guard let waiter = TurnWaiter.takeStashed(), waiter.wait() == .handed,
+      guard let waiter = TurnWaiter.takeStashed(rank: turnRank), waiter.wait() == .handed,
         let next = nextPending()
       else {
         return
@@ -242,8 +249,8 @@ extension Locked where State: OutboxState {
       event = first
       rank = ClaimRank.takeClaimed()
     } else {
-      guard let waiter = TurnWaiter.takeStashed(), waiter.wait() == .handed,
-        let next = withLock({ $0.outbox.next() })
+      guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.outbox.turns.rank }),
+        waiter.wait() == .handed, let next = withLock({ $0.outbox.next() })
       else { return }
       event = next
       rank = waiter.rank

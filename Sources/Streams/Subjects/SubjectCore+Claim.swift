@@ -49,7 +49,9 @@ extension SubjectCore {
       }
       var next: Event<Element>?
       while next == nil, handedTo == nil, let work = state.pending.first {
-        if case .deliver = work, let waiter = state.turns.turnEnds(after: count) {
+        if case .deliver = work,
+          let waiter = state.turns.turnEnds(after: state.turns.spent(turnCount: count))
+        {
           handedTo = waiter  // the turn is over: the waiter delivers the next one
           break
         }
@@ -60,9 +62,9 @@ extension SubjectCore {
           next = event
           done = owner
           // Published at once: a sender's backlog must count the event being delivered.
-          state.turns.delivered = count &+ 1
+          _ = state.turns.tookEvent(turnCount: count &+ 1)
         case .add(let observer, let subscription, let handOff):
-          if let handOff, handOff.wake(handingClaim: true) {
+          if let handOff, handOff.handClaim() {
             // The subscriber delivers its replay holding the claim, and adds its entry itself.
             // (One that gave up waiting delivers it through the gate its entry holds: below.)
             handedTo = handOff
@@ -81,13 +83,17 @@ extension SubjectCore {
       }
       let keeps = next != nil || handedTo != nil
       if !keeps { state.turns.released() }
+      // A claim released later by the lock-free compare-and-swap leaves the turn's count behind;
+      // the next claim taken under the lock starts it again (`claimed()`), and one taken without
+      // it publishes its own count with its first queued event. Until then a sender may find
+      // less room than there is, and wait (it is woken when its event is taken).
       settle(
         keeps: keeps, workLeft: !state.pending.isEmpty, removalsPending: state.pendingRemovals != 0)
       return next
     }
     withExtendedLifetime(dropped) {}
     withExtendedLifetime(removed) {}
-    done?.wake(handingClaim: false)
+    done?.wakeDone()
     return event
   }
 }

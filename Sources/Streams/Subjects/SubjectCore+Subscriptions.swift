@@ -245,9 +245,9 @@ extension SubjectCore {
         state.version &+= 1
         return (true, send(.next(value), &state))
       }
-      withExtendedLifetime(released) {}
       guard outcome.committed else { continue }
       perform(outcome.action)
+      withExtendedLifetime(released) {}
       return value
     }
   }

@@ -94,10 +94,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var pendingRemovals = 0
     /// How the claim passes between threads (see ``DeliveryTurns``); it counts the items of
     /// `pending`.
-    @usableFromInline var turns = DeliveryTurns()
+    @usableFromInline var turns: DeliveryTurns
 
     @inlinable
-    init() {}
+    init(order: DeliveryTurns.Order) {
+      turns = DeliveryTurns(order: order)
+    }
   }
 
   /// The observers, in subscription order. Only the thread holding the delivery claim reads or
@@ -111,10 +113,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline let rank: Int
 
   @inlinable
-  init(policy: ReplayPolicy, name: String, initial: Element? = nil) {
+  init(
+    policy: ReplayPolicy, name: String, initial: Element? = nil,
+    order: DeliveryTurns.Order = .source
+  ) {
     self.policy = policy
     self.name = name
-    var initialState = State()
+    var initialState = State(order: order)
     if let initial { initialState.buffer.append(initial) }
     rank = initialState.turns.rank
     state = Locked(initialState)
@@ -165,8 +170,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
         return send(event, &state)
       }
     }
-    withExtendedLifetime(released) {}
     perform(action)
+    withExtendedLifetime(released) {}
   }
 
   /// `.next` on every subject but an AsyncSubject: buffers `element` as the policy says, then
@@ -195,9 +200,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       return send(event, &state)
     }
-    // The replaced or evicted element goes with no lock held: its deinit may re-enter.
-    withExtendedLifetime(released) {}
     perform(action)
+    // The replaced or evicted element goes with no lock held, once this call holds no claim of
+    // this subject: its deinit may send into it.
+    withExtendedLifetime(released) {}
   }
 
   /// Makes `element` the only buffered one and returns the one it replaces, for the caller to
@@ -219,6 +225,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     -> SendAction
   {
     if claimOrQueueWork() {
+      state.turns.claimed()  // a new turn (a claim released without the lock left its count)
       if let then {
         state.pending.append(.deliver(then))
         _ = state.turns.appendedItem(backlog: state.pending.count, mayWait: false)

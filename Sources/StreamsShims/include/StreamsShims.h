@@ -151,15 +151,36 @@ static inline __attribute__((always_inline)) void streams_trace_pop(void) {
 // above every rank the thread holds a claim of (`streams_claim_rank`), which orders the waits and
 // so rules out a cycle of them (a deadlock).
 extern intptr_t streams_claim_ranks;
+extern intptr_t streams_claim_operator_ranks;
 
-// A new serializer's rank: process-wide, increasing, never 0 (0 means "no claim").
+// A new subject's rank: process-wide, increasing, never 0 (0 means "no claim").
 static inline __attribute__((always_inline)) intptr_t streams_claim_rank_next(void) {
   return __atomic_add_fetch(&streams_claim_ranks, 1, __ATOMIC_RELAXED);
+}
+
+// A new operator's rank (an outbox, a `share` connection): above every subject's, and
+// decreasing, because a subscription makes the downstream operator before the upstream ones
+// that feed it.
+static inline __attribute__((always_inline)) intptr_t streams_claim_operator_rank_next(void) {
+  return ((intptr_t)1 << 62) - __atomic_add_fetch(&streams_claim_operator_ranks, 1,
+                                                  __ATOMIC_RELAXED);
 }
 
 // The highest rank of the claims the calling thread holds (0: none). A delivery raises it for its
 // duration and puts the previous value back when it ends.
 extern _Thread_local intptr_t streams_claim_rank;
+
+// How many queued events the calling thread has delivered, for all the serializers it holds,
+// since it took its outermost claim: the turns of one call share one budget.
+extern _Thread_local intptr_t streams_turn_spent;
+
+static inline __attribute__((always_inline)) intptr_t streams_turn_spent_get(void) {
+  return streams_turn_spent;
+}
+
+static inline __attribute__((always_inline)) void streams_turn_spent_set(intptr_t count) {
+  streams_turn_spent = count;
+}
 
 static inline __attribute__((always_inline)) intptr_t streams_claim_rank_get(void) {
   return streams_claim_rank;
@@ -169,19 +190,32 @@ static inline __attribute__((always_inline)) void streams_claim_rank_set(intptr_
   streams_claim_rank = rank;
 }
 
-// The rank of an outbox claim a `send` took on the calling thread and its drain has not begun
-// delivering yet (0: none), and the waiter a `send` registered for its drain to wait on (a
-// retained `TurnWaiter`, or null): how an outbox's state, behind its owner's lock, tells the
-// owner's drain loop, after the lock, what it decided.
-extern _Thread_local intptr_t streams_claim_taken;
+// The ranks of the outbox claims `send`s took on the calling thread whose drains have not begun
+// delivering yet, innermost last (a claim's drain may run user code, a disposal, that takes
+// another claim before the drain begins), and the waiter a `send` registered for its drain to
+// wait on (a retained `TurnWaiter`, or null): how an outbox's state, behind its owner's lock,
+// tells the owner's drain loop, after the lock, what it decided. Past 16 pending claims the
+// ranks are not recorded (0 is read back: the thread then waits less, never wrongly more).
+extern _Thread_local intptr_t streams_claims_taken[16];
+extern _Thread_local intptr_t streams_claims_taken_count;
 extern _Thread_local void *_Nullable streams_turn_waiter;
 
-static inline __attribute__((always_inline)) intptr_t streams_claim_taken_get(void) {
-  return streams_claim_taken;
+static inline __attribute__((always_inline)) void streams_claim_taken_push(intptr_t rank) {
+  intptr_t count = streams_claims_taken_count;
+  if (count < 16) streams_claims_taken[count] = rank;
+  streams_claims_taken_count = count + 1;
 }
 
-static inline __attribute__((always_inline)) void streams_claim_taken_set(intptr_t rank) {
-  streams_claim_taken = rank;
+static inline __attribute__((always_inline)) intptr_t streams_claim_taken_pop(void) {
+  intptr_t count = streams_claims_taken_count;
+  if (count == 0) return 0;
+  streams_claims_taken_count = count - 1;
+  return count <= 16 ? streams_claims_taken[count - 1] : 0;
+}
+
+static inline __attribute__((always_inline)) intptr_t streams_claim_taken_top(void) {
+  intptr_t count = streams_claims_taken_count;
+  return count == 0 || count > 16 ? 0 : streams_claims_taken[count - 1];
 }
 
 static inline __attribute__((always_inline)) void *_Nullable streams_turn_waiter_get(void) {
@@ -194,8 +228,9 @@ static inline __attribute__((always_inline)) void streams_turn_waiter_set(void *
 
 // A thread parked until another posts a state to it, or until a timeout: a pthread mutex and
 // condition variable (ThreadSanitizer sees both). `streams_parker_wait` returns the posted state
-// (1 or 2), or 3 when `nanoseconds` passed first, after which the parker is abandoned:
-// `streams_parker_post` then returns false and changes nothing. A parker is posted to at most once.
+// (1 or 2), or 3 when `nanoseconds` passed first, after which the parker is abandoned. A parker
+// is posted to at most once: `streams_parker_post` returns false (changing nothing) when the
+// parker was abandoned or posted to already.
 typedef struct streams_parker streams_parker;
 streams_parker *streams_parker_create(void);
 void streams_parker_destroy(streams_parker *parker);

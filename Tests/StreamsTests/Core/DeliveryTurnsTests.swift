@@ -66,6 +66,25 @@ struct DeliveryTurnsTests {
     expectBounded(flattened, subjects)
   }
 
+  /// The turns of one call share its budget; a call holding the inner merge's claim and the outer
+  /// one's may still deliver, at each, what was queued there before its budget ran out.
+  @Test("merge of two merges, one thread per subject: every call bounded, a turn per merge")
+  func nestedMerge() {
+    let subjects = (0..<Self.senders).map { _ in PublishSubject<Int>() }
+    let halves = [subjects[0..<2], subjects[2..<4]].map {
+      Observable.merge($0.map { $0.asObservable() })
+    }
+    expectBounded(Observable.merge(halves), subjects, bound: 1 + 2 * DeliveryTurns.budget)
+  }
+
+  @Test("flatMap over flatMaps to `just`, one thread per subject: every call bounded")
+  func flatMapOverJust() {
+    let subjects = (0..<Self.senders).map { _ in PublishSubject<Int>() }
+    let flattened = Observable.from(subjects.map { $0.asObservable() })
+      .flatMap { inner in inner.flatMap { Observable.just($0) } }
+    expectBounded(flattened, subjects)
+  }
+
   @Test("a sender that re-enters the subject from its observer is queued, never made to wait")
   func reentrantSendsQueue() {
     let subject = PublishSubject<Int>()
@@ -81,6 +100,42 @@ struct DeliveryTurnsTests {
     #expect(received == Array(0...(3 * DeliveryTurns.budget)))
   }
 
+  /// A user lock can close a cycle the ranks cannot see: here the sender holds a lock that the
+  /// claim holder's observer needs. The sender's wait ends (`TurnWaiter.patience`), its events
+  /// stay queued, and once it lets the lock go the claim holder delivers them all, in order.
+  @Test("a sender holding a lock an observer needs stops waiting instead of deadlocking")
+  func waitGivesUpOnUserLock() {
+    let subject = PublishSubject<Int>()
+    let userLock = NSLock()
+    let inside = DispatchSemaphore(value: 0)
+    let received = TestBox([Int]())
+    let subscription = subject.subscribe(onNext: { value in
+      if value == 0 {
+        inside.signal()
+        userLock.withLock {}
+      }
+      received.withLock { $0.append(value) }
+    })
+    let count = DeliveryTurns.budget + 8
+    let sent = finishesInTime(seconds: 30) {
+      userLock.lock()
+      let holder = Thread { subject.onNext(0) }
+      holder.start()
+      inside.wait()
+      // Past the budget: the last sends wait for a turn the holder cannot end while it needs
+      // the lock this thread holds.
+      for value in 1...count { subject.onNext(value) }
+      userLock.unlock()
+    }
+    #expect(sent, "the sender waited for a claim holder that waited for its lock")
+    let drained = finishesInTime(seconds: 30) {
+      while received.withLock({ $0.count }) < count + 1 { usleep(1_000) }
+    }
+    subscription.dispose()
+    #expect(drained)
+    #expect(received.withLock { $0 } == Array(0...count))
+  }
+
   @Test("a serializer ranks above the ones made before it; a delivery holds its rank")
   func ranks() {
     let first = PublishSubject<Int>()
@@ -88,7 +143,7 @@ struct DeliveryTurnsTests {
     #expect(first.core.rank < second.core.rank)
     var seen: [Bool] = []
     let subscription = first.subscribe(onNext: { _ in
-      seen.append(DeliveryTurns(ranked: true).callerMayWait)  // a newer one: may wait
+      seen.append(DeliveryTurns(order: .source).callerMayWait)  // a newer one: may wait
       let held = ClaimRank.enter(0)
       seen.append(second.core.rank > held)
       seen.append(first.core.rank > held)  // its own: may not
@@ -99,15 +154,18 @@ struct DeliveryTurnsTests {
     #expect(ClaimRank.enter(0) == 0, "the delivery put the thread's rank back")
   }
 
-  private func expectBounded(_ merged: Observable<Int>, _ subjects: [PublishSubject<Int>]) {
-    let stats = runBounded(merged, subjects, check: true)
+  private func expectBounded(
+    _ merged: Observable<Int>, _ subjects: [PublishSubject<Int>], bound: Int = Self.bound
+  ) {
+    let stats = runBounded(merged, subjects, check: true, bound: bound)
     #expect(stats.delivered == Self.senders * Self.perSender)
   }
 
   /// Subscribes to `output`, has thread `i` send its values into `subjects[i]`, and checks the
   /// bound (and, with `check`, that every value arrived once, in each sender's order).
   private func runBounded(
-    _ output: Observable<Int>, _ subjects: [PublishSubject<Int>], check: Bool
+    _ output: Observable<Int>, _ subjects: [PublishSubject<Int>], check: Bool,
+    bound: Int = Self.bound
   ) -> ContentionStats {
     let log = ContentionLog(senders: Self.senders)
     let subscription = output.subscribe(onNext: log.receive)
@@ -116,7 +174,7 @@ struct DeliveryTurnsTests {
     }
     subscription.dispose()
     if check { log.expectComplete(perSender: Self.perSender) }
-    #expect(stats.maxPerCall <= Self.bound, "one onNext delivered \(stats.maxPerCall)")
+    #expect(stats.maxPerCall <= bound, "one onNext delivered \(stats.maxPerCall)")
     #expect(stats.maxPerCall > 1, "no call delivered another's event: nothing contended")
     return ContentionStats(maxPerCall: stats.maxPerCall, delivered: log.total)
   }

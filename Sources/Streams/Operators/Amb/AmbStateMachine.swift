@@ -96,6 +96,10 @@ final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable
     state.withLock { $0.outbox.next() }
   }
 
+  var turnRank: Int {
+    state.withLock { $0.outbox.turns.rank }
+  }
+
   func dispose() {
     let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }

@@ -197,6 +197,10 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
     state.withLock { $0.sources.outbox.next() }
   }
 
+  var turnRank: Int {
+    state.withLock { $0.sources.outbox.turns.rank }
+  }
+
   func dispose() {
     let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }

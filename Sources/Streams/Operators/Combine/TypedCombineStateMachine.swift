@@ -175,6 +175,11 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
   }
 
   @inlinable
+  var turnRank: Int {
+    state.withLock { $0.sources.outbox.turns.rank }
+  }
+
+  @inlinable
   func dispose() {
     let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }

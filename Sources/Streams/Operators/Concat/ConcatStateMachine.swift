@@ -137,6 +137,10 @@ final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Senda
     state.withLock { $0.outbox.next() }
   }
 
+  var turnRank: Int {
+    state.withLock { $0.outbox.turns.rank }
+  }
+
   func dispose() {
     let (subscription, released) = state.withLock { $0.dispose() }
     subscription?.dispose()

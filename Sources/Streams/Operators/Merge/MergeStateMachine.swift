@@ -361,6 +361,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
       let trampoline = Trampoline.enterIfIdle()
       var event = first
       var completion: (startLoop: Bool, deliver: Event<Element>?)?
+      // Holding the claim when `first` is set (see `drain`: the rank, or a waiter, otherwise).
+      let saved = first == nil ? nil : ClaimRank.enter(ClaimRank.takeClaimed())
       while let current = event {
         if deliver(current) {
           dispose()
@@ -368,6 +370,8 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
         }
         (event, completion) = withState { $0.nextOrImmediateCompleted() }
       }
+      if let saved { ClaimRank.leave(saved) }
+      if first == nil { drain(nil) }
       let (mustContinue, last) = completion ?? withState { $0.immediateCompleted() }
       drain(last)
       trampoline?.drainAndStop()
@@ -416,6 +420,11 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   @inlinable
   func nextPending() -> Event<Element>? {
     withState { $0.outbox.next() }
+  }
+
+  @inlinable
+  var turnRank: Int {
+    withState { $0.outbox.turns.rank }
   }
 
   @inlinable

@@ -139,7 +139,7 @@ final class SharedSource<Element>: @unchecked Sendable {
       sharedCore = nil
       state = Locked(ShareStateMachine(keepsTerminal: false))
     case .forever:
-      sharedCore = SubjectCore(policy: policy, name: "share")
+      sharedCore = SubjectCore(policy: policy, name: "share", order: .operator)
       state = Locked(ShareStateMachine(keepsTerminal: true))
     }
   }
@@ -157,7 +157,7 @@ final class SharedSource<Element>: @unchecked Sendable {
     let action = state.withLock { machine in
       let action = machine.subscribe { id in
         if let sharedCore { return Connection(id: id, core: sharedCore, ownsCore: false) }
-        return Connection(id: id, core: SubjectCore(policy: policy, name: "share"), ownsCore: true)
+        return Connection(id: id, core: SubjectCore(policy: policy, name: "share", order: .operator), ownsCore: true)
       }
       if case .connect(let connection) = action { state.storeWord(connection.id) }
       return action

@@ -228,6 +228,8 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
     let trampoline = Trampoline.enterIfIdle()
     var event = first
     var completed = false
+    // Holding the claim when `first` is set (see `drain`: the rank, or a waiter, otherwise).
+    let saved = first == nil ? nil : ClaimRank.enter(ClaimRank.takeClaimed())
     while let current = event {
       if deliver(current) {
         dispose()
@@ -236,6 +238,8 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
       (event, completed) = withState { $0.nextOrImmediateCompleted(id) }
       if completed { break }
     }
+    if let saved { ClaimRank.leave(saved) }
+    if first == nil { drain(nil) }
     // `event` is now what the completion hands back to deliver, if anything.
     if !completed { event = withState { $0.immediateCompleted(id) } }
     drain(event)
@@ -264,6 +268,11 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   @inlinable
   func nextPending() -> Event<Element>? {
     withState { $0.outbox.next() }
+  }
+
+  @inlinable
+  var turnRank: Int {
+    withState { $0.outbox.turns.rank }
   }
 
   @inlinable

@@ -159,6 +159,10 @@ private final class WindowSink<Element: Sendable>: SerialOutboxOwner, @unchecked
     state.withLock { $0.outbox.next() }
   }
 
+  var turnRank: Int {
+    state.withLock { $0.outbox.turns.rank }
+  }
+
   /// The sequence ended: the source and the timers go now, whoever still holds a window.
   func dispose() {
     subscription.dispose()

@@ -136,6 +136,10 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
     state.withLock { $0.outbox.next() }
   }
 
+  var turnRank: Int {
+    state.withLock { $0.outbox.turns.rank }
+  }
+
   func dispose() {
     let (subscriptions, released) = state.withLock { $0.dispose() }
     for subscription in subscriptions { subscription.dispose() }
