@@ -157,7 +157,9 @@ final class SharedSource<Element>: @unchecked Sendable {
     let action = state.withLock { machine in
       let action = machine.subscribe { id in
         if let sharedCore { return Connection(id: id, core: sharedCore, ownsCore: false) }
-        return Connection(id: id, core: SubjectCore(policy: policy, name: "share", order: .operator), ownsCore: true)
+        return Connection(
+          id: id, core: SubjectCore(policy: policy, name: "share", order: .operator), ownsCore: true
+        )
       }
       if case .connect(let connection) = action { state.storeWord(connection.id) }
       return action
