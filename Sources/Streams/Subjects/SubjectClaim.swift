@@ -66,19 +66,21 @@ extension SubjectCore {
   func claimOrQueueWork() -> Bool {
     while true {
       let word = state.loadWord()
-      switch SubjectClaim.State(word: word) {
-      case .idle:
+      switch word & SubjectClaim.stateMask {
+      case 0:
         // Without the lock only the idle fast path changes the word (from 0): compare-and-swap.
         if state.compareExchangeWord(expected: word, desired: word | SubjectClaim.delivering) {
           return true
         }
-      case .delivering:
+      case SubjectClaim.delivering:
         // When this fails, the holder released the claim meanwhile: look again.
         if state.compareExchangeWord(expected: word, desired: word | SubjectClaim.workQueued) {
           return false
         }
-      case .deliveringWithWork:
+      case SubjectClaim.delivering | SubjectClaim.workQueued:
         return false
+      default:
+        _ = SubjectClaim.State(word: word)  // traps: work queued with no holder
       }
     }
   }
@@ -98,7 +100,7 @@ extension SubjectCore {
   func releaseHolding() {
     let word = state.loadWord()
     precondition(
-      SubjectClaim.State(word: word) == .delivering,
+      word & SubjectClaim.stateMask == SubjectClaim.delivering,
       "Streams: a subject's claim released by a thread that did not hold it, or with work queued")
     state.storeWord(word & ~SubjectClaim.delivering)
   }
