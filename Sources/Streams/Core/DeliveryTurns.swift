@@ -85,11 +85,11 @@ struct DeliveryTurns {
   }
 
   /// Whether the calling thread may wait at this serializer: the serializer has a rank, above every
-  /// claim the thread holds, and the thread did not just take its claim (an outbox's `send` that
-  /// claimed hands the event to the caller's drain, which has not begun).
+  /// claim the thread holds, counting the outbox claims its `send`s took whose drains have not
+  /// begun (between a send and its drain, a disposal may run user code that sends).
   @inlinable
   var callerMayWait: Bool {
-    rank > streams_claim_rank_get() && rank != streams_claim_taken_top()
+    rank > streams_claim_rank_get() && rank > streams_claim_taken_max()
   }
 
   /// Called by a sender under the lock after it appended one item to a queue now holding
@@ -153,6 +153,8 @@ struct DeliveryTurns {
   /// ``turnEnds(after:)`` compares with the budget.
   @inlinable
   mutating func tookEvent(turnCount: Int) -> Int {
+    // An unranked outbox (`observe(on:)`) is delivered by scheduled actions, not in turns.
+    guard rank != 0 else { return turnCount }
     let spent = streams_turn_spent_get() &+ 1
     streams_turn_spent_set(spent)
     delivered = Swift.max(turnCount, spent)

@@ -182,22 +182,19 @@ extension SerialOutboxOwner {
   /// ``TurnWaiter``, and delivers when the claim is handed to it.
   @inlinable
   func drain(_ first: Event<Payload>?) {
-    var event: Event<Payload>
     let rank: Int
-    if let first {
-      event = first
+    if first != nil {
       rank = ClaimRank.takeClaimed()
     } else {
-      guard let waiter = TurnWaiter.takeStashed(rank: turnRank), waiter.wait() == .handed,
-        let next = nextPending()
-      else {
+      guard let waiter = TurnWaiter.takeStashed(rank: turnRank), waiter.wait() == .handed else {
         return
       }
-      event = next
       rank = waiter.rank
     }
+    // Entered before a handed claim's first event is taken: a new call's turn count starts here.
     let saved = ClaimRank.enter(rank)
     defer { ClaimRank.leave(saved) }
+    guard var event = first ?? nextPending() else { return }
     while true {
       if deliver(event) {
         dispose()
@@ -243,20 +240,19 @@ extension Locked where State: OutboxState {
   /// waits when the send left a ``TurnWaiter``, and delivers when the claim is handed to it.
   @inlinable
   func drain(_ first: Event<State.Output>?, into sink: GuardedSink<State.Output>) {
-    var event: Event<State.Output>
     let rank: Int
-    if let first {
-      event = first
+    if first != nil {
       rank = ClaimRank.takeClaimed()
     } else {
       guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.outbox.turns.rank }),
-        waiter.wait() == .handed, let next = withLock({ $0.outbox.next() })
+        waiter.wait() == .handed
       else { return }
-      event = next
       rank = waiter.rank
     }
+    // Entered before a handed claim's first event is taken: a new call's turn count starts here.
     let saved = ClaimRank.enter(rank)
     defer { ClaimRank.leave(saved) }
+    guard var event = first ?? withLock({ $0.outbox.next() }) else { return }
     while true {
       sink.on(event)
       guard let next = withLock({ $0.outbox.next() }) else { return }

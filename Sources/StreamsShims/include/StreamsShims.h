@@ -213,9 +213,15 @@ static inline __attribute__((always_inline)) intptr_t streams_claim_taken_pop(vo
   return count <= 16 ? streams_claims_taken[count - 1] : 0;
 }
 
-static inline __attribute__((always_inline)) intptr_t streams_claim_taken_top(void) {
+// The highest of those ranks (0 when none is recorded).
+static inline __attribute__((always_inline)) intptr_t streams_claim_taken_max(void) {
   intptr_t count = streams_claims_taken_count;
-  return count == 0 || count > 16 ? 0 : streams_claims_taken[count - 1];
+  if (count > 16) count = 16;
+  intptr_t highest = 0;
+  for (intptr_t index = 0; index < count; index++) {
+    if (streams_claims_taken[index] > highest) highest = streams_claims_taken[index];
+  }
+  return highest;
 }
 
 static inline __attribute__((always_inline)) void *_Nullable streams_turn_waiter_get(void) {

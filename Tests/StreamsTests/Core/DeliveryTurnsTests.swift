@@ -85,6 +85,28 @@ struct DeliveryTurnsTests {
     expectBounded(flattened, subjects)
   }
 
+  /// The scheduled actions of `observe(on:)` take no turns and count none: a queue's thread that
+  /// delivered there and then waits for a turn at `merge` still delivers its turn when handed it.
+  @Test("merge of observe(on:) sequences: everything arrives, in each sender's order")
+  func mergeOfObserveOn() {
+    let subjects = (0..<Self.senders).map { _ in PublishSubject<Int>() }
+    let observed = subjects.enumerated().map { index, subject in
+      subject.observe(on: SerialDispatchQueueScheduler(internalSerialQueueName: "turns.\(index)"))
+    }
+    let log = ContentionLog(senders: Self.senders)
+    let subscription = Observable.merge(observed).subscribe(onNext: log.receive)
+    let perSender = 5_000
+    _ = Contention.run(senders: Self.senders, perSender: perSender) { value in
+      subjects[Contention.sender(of: value)].onNext(value)
+    }
+    let arrived = finishesInTime(seconds: 60) {
+      while log.total < Self.senders * perSender { usleep(1_000) }
+    }
+    subscription.dispose()
+    #expect(arrived, "\(log.total) of \(Self.senders * perSender) arrived")
+    log.expectComplete(perSender: perSender)
+  }
+
   @Test("a sender that re-enters the subject from its observer is queued, never made to wait")
   func reentrantSendsQueue() {
     let subject = PublishSubject<Int>()
