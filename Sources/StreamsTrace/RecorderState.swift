@@ -245,6 +245,8 @@ struct RecorderState {
   var records: [UInt64: SubscriptionRecord] = [:]
   /// Each node's recent values, by observable id (merged ids forward to their canonical node's).
   var values: [UInt64: NodeValues] = [:]
+  /// The full path of each `#fileID` that a subject or relay recorded (see `SourceNames`).
+  var sourcePaths: [String: String] = [:]
   /// Observable id → canonical node id.
   var aliases: [UInt64: UInt64] = [:]
   /// The number of aliases at which the next merge drains the queues and trims: twice as many as
@@ -294,6 +296,7 @@ struct RecorderState {
   mutating func addNode(_ node: TraceNode, owner: String?, now: UInt64) -> UInt64 {
     if let known = aliases[node.id] { return known }
     if nodes[node.id] != nil { return node.id }
+    if let path = node.path { sourcePaths[node.file] = path }
     nodes[node.id] = TraceGraph.Node(
       id: node.id, kind: node.kind, role: TraceGraph.Role(node.role), file: node.file,
       line: node.line, owner: owner ?? Self.ownerFromFile(node.file),

@@ -247,6 +247,8 @@ struct Run {
   let environment: TraceCommand.Environment
   var output = ""
   var error = ""
+  /// The folders `--sources` named: every dump read is named from them.
+  var sources: [String] = []
 
   init(environment: TraceCommand.Environment) {
     self.environment = environment
@@ -266,10 +268,11 @@ struct Run {
     guard TraceCommand.commands.contains(where: { $0.name == command }) else {
       throw .usage("unknown command '\(command)'", command: nil)
     }
-    let rest = arguments.dropFirst()
+    var rest = arguments.dropFirst()
     if Self.asksForHelp(rest, command: command) {
       return try help(for: command)
     }
+    (sources, rest) = try Self.sources(in: rest, command: command)
     switch command {
     case "summary": return try summary(rest)
     case "graph": return try graph(rest)
@@ -289,6 +292,40 @@ struct Run {
     "graph": ["--format", "--focus", "--depth", "--collapse", "--output"],
     "perfetto": ["--output"], "path": ["--from", "--to"], "chain": ["--files"],
   ]
+
+  /// Takes every `--sources DIR` (or `--sources=DIR`) out of `arguments`, which any command
+  /// accepts, before `--`.
+  static func sources(in arguments: ArraySlice<String>, command: String) throws(CommandError)
+    -> ([String], ArraySlice<String>)
+  {
+    var folders: [String] = []
+    var rest: [String] = []
+    var index = arguments.startIndex
+    let valued = valuedOptions[command] ?? []
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        rest += arguments[(index - 1)...]
+        break
+      }
+      if valued.contains(argument), index < arguments.endIndex {
+        rest += [argument, arguments[index]]
+        index += 1
+      } else if argument == "--sources" {
+        guard index < arguments.endIndex else {
+          throw .usage("--sources needs a value", command: command)
+        }
+        folders.append(arguments[index])
+        index += 1
+      } else if argument.hasPrefix("--sources=") {
+        folders.append(String(argument.dropFirst("--sources=".count)))
+      } else {
+        rest.append(argument)
+      }
+    }
+    return (folders, rest[...])
+  }
 
   /// Whether `--help` or `-h` is among the arguments, not as an option's value nor after `--`.
   static func asksForHelp(_ arguments: ArraySlice<String>, command: String) -> Bool {
@@ -319,7 +356,10 @@ struct Run {
 
       NODE is `#12` or `12` (an id), `File.swift:40` (a call site; leading folders optional),
       `map@File.swift:40` (a kind at a call site), or an owner type or a node's name
-      (`CartBadge`, `UIState.contentAlpha`). DUMP is a file, or `-` for standard input.
+      (`CartBadge`, `CartStore.added`, or `added` when only one owner has it). DUMP is a file,
+      or `-` for standard input. Every command takes `--sources DIR` (repeatable): the app's
+      source folder, read to name the nodes of a dump recorded elsewhere by the properties that
+      hold them (`let added = PublishSubject<Item>()` in `CartStore` is `CartStore.added`).
 
       exit status: 0 success (nothing found for cycles, leaks, diff); 1 something found (a
       cycle, a leak, a difference) or no path; 64 bad command line; 65 a dump that does not
@@ -347,7 +387,8 @@ struct Run {
       throw CommandError(message: "cannot read '\(path)': \(error.message)", status: .noInput)
     }
     do {
-      return try TraceGraph(dump: text)
+      let graph = try TraceGraph(dump: text)
+      return sources.isEmpty ? graph : graph.namedFromSources(in: sources)
     } catch {
       throw .data("\(path == "-" ? "standard input" : path): \(error)")
     }

@@ -282,11 +282,7 @@ struct GraphExcerpt {
 
   /// A node's label, then its edges in and out, one line per neighbour.
   func neighbourhood(of id: UInt64) -> [String] {
-    var header = label(id)
-    if let name = byID[id]?.name {
-      header += " named \"\(name)\""
-    }
-    var lines = [header]
+    var lines = [label(id)]
     let edgesIn = grouped(incoming[id] ?? [], by: \.from)
     let edgesOut = grouped(outgoing[id] ?? [], by: \.to)
     if edgesIn.isEmpty && edgesOut.isEmpty {

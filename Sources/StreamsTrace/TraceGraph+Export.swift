@@ -317,14 +317,13 @@ struct ExportSelection {
         tooltip: TraceGraph.describe(nil, id: id), role: nil, isGroup: false, isKnown: false,
         module: nil, file: nil, onCycle: cyclic[position])
     }
-    let title = [node.owner, node.name ?? node.kind].compactMap { $0 }
-      .map(ExportText.clean).joined(separator: " · ")
+    // `CartStore.added`, or `owner · kind` (`owner · name` for a name that does not say the owner).
+    let shown = node.name ?? node.kind
+    let owner = node.owner.flatMap { shown.hasPrefix($0 + ".") ? nil : $0 }
+    let title = [owner, shown].compactMap { $0 }.map(ExportText.clean).joined(separator: " · ")
     let site = ExportText.clean(ExportText.fileName(of: node.file)) + ":\(node.line)"
     let detail = node.name == nil ? site : ExportText.clean(node.kind) + "  " + site
-    var tooltip = TraceGraph.describe(node, id: id)
-    if let name = node.name {
-      tooltip += " named \"\(name)\""
-    }
+    let tooltip = TraceGraph.describe(node, id: id)
     return ExportLayout.Box(
       id: "n\(id)", title: title, detail: detail, tooltip: tooltip, role: node.role,
       isGroup: false, isKnown: true, module: ExportText.module(of: node.file), file: node.file,

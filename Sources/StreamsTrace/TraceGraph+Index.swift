@@ -1,6 +1,7 @@
 extension TraceGraph {
-  /// A node as people read it: `kind file:line (owner)`, such as
-  /// `PublishSubject Feed/FeedViewModel.swift:14 (FeedViewModel)`.
+  /// A node as people read it: its name first when it has one, then `kind file:line`, then the
+  /// owner when the name does not say it: `FeedViewModel.items (PublishSubject
+  /// Feed/FeedViewModel.swift:14)`, or `map Feed/FeedViewModel.swift:20 (FeedViewModel)`.
   ///
   /// Every description the queries print names nodes this way.
   ///
@@ -22,11 +23,14 @@ extension TraceGraph {
   /// The one formatter behind ``describe(node:)`` and every query's description.
   static func describe(_ node: Node?, id: UInt64) -> String {
     guard let node else { return "node #\(id)" }
-    var text = "\(node.kind) \(node.file):\(node.line)"
-    if let owner = node.owner {
-      text += " (\(owner))"
+    let site = "\(node.kind) \(node.file):\(node.line)"
+    guard let name = node.name else {
+      return node.owner.map { "\(site) (\($0))" } ?? site
     }
-    return text
+    if let owner = node.owner, !name.hasPrefix(owner + ".") {
+      return "\(name) (\(site), \(owner))"
+    }
+    return "\(name) (\(site))"
   }
 
   /// `items` without repeats, in first-seen order.

@@ -150,9 +150,22 @@ extension TraceGraph {
   /// }
   /// ```
   ///
+  /// A name or owner that matches no node exactly selects by property: `"added"` selects the
+  /// node named `CartStore.added` (and every other `….added`; the command line then asks which).
+  ///
   /// - Complexity: O(*n* log *n*) in the number of nodes.
   public func nodes(matching selector: NodeSelector) -> NodeList {
-    NodeList(nodes: nodes.filter(selector.matches).sorted { $0.id < $1.id })
+    var matched = nodes.filter(selector.matches)
+    if matched.isEmpty, let property = selector.ownerOrName ?? selector.name, !property.isEmpty {
+      var rest = selector
+      rest.ownerOrName = nil
+      rest.name = nil
+      let suffix = "." + property
+      matched = nodes.filter { node in
+        rest.matches(node) && node.name?.hasSuffix(suffix) == true
+      }
+    }
+    return NodeList(nodes: matched.sorted { $0.id < $1.id })
   }
 }
 

@@ -412,8 +412,7 @@ private struct ChromeTraceExport {
   /// A node's track name: its given name, kind, call site, owner and id.
   static func label(_ node: TraceGraph.Node?, id: UInt64) -> String {
     guard let node else { return "node #\(id) (not in the graph)" }
-    let named = node.name.map { "\($0): " } ?? ""
-    return named + TraceGraph.describe(node, id: id) + " #\(id)"
+    return TraceGraph.describe(node, id: id) + " #\(id)"
   }
 
   // MARK: Writing

@@ -20,14 +20,23 @@ public struct TraceConfiguration: Sendable {
   /// (`false`, the default: enough for chains across files and dynamic cycles, and several times
   /// cheaper; see `Guides/Tracing.md`).
   public var timeline: Bool
+  /// Folders holding the app's source, searched to name nodes by the stored properties that
+  /// hold them (`CartStore.added`) when a file's full path is not known. Subjects and relays
+  /// record their file's full path, which usually suffices on the machine that built the app;
+  /// empty by default.
+  public var sourceRoots: [String]
 
   /// A configuration; the defaults keep 8 values per node and the last 4096 sends.
-  public init(recentValues: Int = 8, recentDeliveries: Int = 4096, timeline: Bool = false) {
+  public init(
+    recentValues: Int = 8, recentDeliveries: Int = 4096, timeline: Bool = false,
+    sourceRoots: [String] = []
+  ) {
     precondition(recentValues >= 0, "TraceConfiguration: recentValues must not be negative")
     precondition(recentDeliveries >= 0, "TraceConfiguration: recentDeliveries must not be negative")
     self.recentValues = recentValues
     self.recentDeliveries = recentDeliveries
     self.timeline = timeline
+    self.sourceRoots = sourceRoots
   }
 }
 
@@ -74,6 +83,8 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// Whether the ring keeps deliveries at all (`recentDeliveries > 0`).
   let keepsDeliveries: Bool
   private let timeline: Bool
+  /// Reads the app's source to name nodes (files read once per recorder).
+  let sourceNames: SourceNames
 
   /// A recorder keeping what `configuration` says.
   public init(configuration: TraceConfiguration = TraceConfiguration()) {
@@ -84,6 +95,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     self.ringKeepsValues = recordsValues && configuration.recentDeliveries > 0
     self.timeline = configuration.timeline
     self.keepsDeliveries = configuration.recentDeliveries > 0
+    self.sourceNames = SourceNames(roots: configuration.sourceRoots)
   }
 
   private static let serials = AtomicWord()
@@ -109,13 +121,15 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     return recorder.graph
   }
 
-  /// What was recorded so far.
+  /// What was recorded so far, with nodes named by the stored properties that hold them where
+  /// the source can be read (see ``TraceConfiguration/sourceRoots``).
   public var graph: TraceGraph {
-    let (snapshot, owners) = withState { state in
+    let (snapshot, owners, paths) = withState { state in
       state.drain()
-      return (state.snapshot(), state.ownersToCheck)
+      return (state.snapshot(), state.ownersToCheck, state.sourcePaths)
     }
     var graph = snapshot.described()
+    sourceNames.apply(to: &graph, paths: paths)
     for index in graph.subscriptions.indices {
       if let owner = owners[graph.subscriptions[index].id] {
         graph.subscriptions[index].ownerGone = owner.object == nil

@@ -204,8 +204,8 @@ struct TraceGraphDOTTests {
   func labels() throws {
     let dot = exportSample.dot()
     let named = attributes(try #require(nodeLine(dot, "n1")))
-    #expect(named["label"] == "Feed · Feed.refresh\nPublishSubject  Feed.swift:3")
-    #expect(named["tooltip"] == "PublishSubject App/Feed.swift:3 (Feed) named \"Feed.refresh\"")
+    #expect(named["label"] == "Feed.refresh\nPublishSubject  Feed.swift:3")
+    #expect(named["tooltip"] == "Feed.refresh (PublishSubject App/Feed.swift:3)")
     #expect(named["shape"] == "ellipse")
     let map = attributes(try #require(nodeLine(dot, "n2")))
     #expect(map["label"] == "Feed · map\nFeed.swift:4")
@@ -477,7 +477,7 @@ struct TraceGraphDOTTests {
     #expect(back["penwidth"] == "3")
     #expect(
       attributes(try #require(nodeLine(dot, "n\(selection.id)")))["label"]
-        == "CatalogViewModel · PublishSubject\nCatalogViewModel.swift:5")
+        == "CatalogViewModel.selection\nPublishSubject  CatalogViewModel.swift:5")
     // One edge line per (from, to, kind) of the graph.
     #expect(dot.split(separator: "\n").filter { $0.contains(" -> ") }.count == graph.edges.count)
 

@@ -78,10 +78,10 @@ struct TraceGraphExpectationsTests {
             in:  <- subscribe Feed.swift:3 (Feed): chain ×3
             out: -> bind(to:) Header.swift:5 (HeaderView): subscription ×1 (1 live), emission ×4
         to: 3 nodes match owner or name "Feed":
-          PublishSubject Feed.swift:1 (Feed) named "Feed.refresh"
+          Feed.refresh (PublishSubject Feed.swift:1)
             out: -> map Feed.swift:2 (Feed): subscription ×1 (1 live), emission ×3
           map Feed.swift:2 (Feed)
-            in:  <- PublishSubject Feed.swift:1 (Feed): subscription ×1 (1 live), emission ×3
+            in:  <- Feed.refresh (PublishSubject Feed.swift:1): subscription ×1 (1 live), emission ×3
             out: -> subscribe Feed.swift:3 (Feed): subscription ×1 (1 live), emission ×3
           subscribe Feed.swift:3 (Feed)
             in:  <- map Feed.swift:2 (Feed): subscription ×1 (1 live), emission ×3
@@ -167,17 +167,17 @@ struct TraceGraphExpectationsTests {
       message == """
         expected no cycle, found 1:
           cycle of 5 nodes across Feed.swift, Header.swift:
-            PublishSubject Feed.swift:1 (Feed)
+            Feed.refresh (PublishSubject Feed.swift:1)
             map Feed.swift:2 (Feed)
             subscribe Feed.swift:3 (Feed)
             BehaviorRelay Header.swift:4 (Header)
             bind(to:) Header.swift:5 (HeaderView)
             edges on the cycle (chain edges close it):
-              PublishSubject Feed.swift:1 (Feed) -> map Feed.swift:2 (Feed): subscription ×1 (1 live), emission ×3
+              Feed.refresh (PublishSubject Feed.swift:1) -> map Feed.swift:2 (Feed): subscription ×1 (1 live), emission ×3
               map Feed.swift:2 (Feed) -> subscribe Feed.swift:3 (Feed): subscription ×1 (1 live), emission ×3
               subscribe Feed.swift:3 (Feed) -> BehaviorRelay Header.swift:4 (Header): chain ×3
               BehaviorRelay Header.swift:4 (Header) -> bind(to:) Header.swift:5 (HeaderView): subscription ×1 (1 live), emission ×4
-              bind(to:) Header.swift:5 (HeaderView) -> PublishSubject Feed.swift:1 (Feed): chain ×1
+              bind(to:) Header.swift:5 (HeaderView) -> Feed.refresh (PublishSubject Feed.swift:1): chain ×1
             re-entrant deliveries on it:
               re-entrant delivery to subscribe Feed.swift:3 (Feed): #1 -> #2 -> #3 -> #4 across Feed.swift, Header.swift
         """)
@@ -226,10 +226,10 @@ struct TraceGraphExpectationsTests {
         expected 2 emissions from owner or name "Feed" to owner or name "Header", found 3:
           subscribe Feed.swift:3 (Feed) -> BehaviorRelay Header.swift:4 (Header): chain ×3
         from: 3 nodes match owner or name "Feed":
-          PublishSubject Feed.swift:1 (Feed) named "Feed.refresh"
+          Feed.refresh (PublishSubject Feed.swift:1)
             out: -> map Feed.swift:2 (Feed): subscription ×1 (1 live), emission ×3
           map Feed.swift:2 (Feed)
-            in:  <- PublishSubject Feed.swift:1 (Feed): subscription ×1 (1 live), emission ×3
+            in:  <- Feed.refresh (PublishSubject Feed.swift:1): subscription ×1 (1 live), emission ×3
             out: -> subscribe Feed.swift:3 (Feed): subscription ×1 (1 live), emission ×3
           subscribe Feed.swift:3 (Feed)
             in:  <- map Feed.swift:2 (Feed): subscription ×1 (1 live), emission ×3
@@ -251,7 +251,7 @@ struct TraceGraphExpectationsTests {
       feed.emissionCountFailure(12)?.hasPrefix(
         """
         expected 12 emissions, found 13:
-          PublishSubject Feed.swift:1 (Feed) -> map Feed.swift:2 (Feed): emission ×3
+          Feed.refresh (PublishSubject Feed.swift:1) -> map Feed.swift:2 (Feed): emission ×3
         """) == true)
   }
 
@@ -280,7 +280,7 @@ struct TraceGraphExpectationsTests {
         expected no live subscriptions owned by Feed, found 1:
           subscribe Feed.swift:3 (Feed) subscribes to map Feed.swift:2 (Feed),
             subscribed at Feed.swift:3
-            upstream: map Feed.swift:2 (Feed) <- PublishSubject Feed.swift:1 (Feed)
+            upstream: map Feed.swift:2 (Feed) <- Feed.refresh (PublishSubject Feed.swift:1)
         (whether the owner is gone is known for `subscribe(with:)` only; other owners are named \
         by their file)
         """)
@@ -350,8 +350,8 @@ struct TraceGraphExpectationsTests {
     #expect(cycle.contains("StreamsTraceTests/CatalogViewModel.swift"))
     #expect(
       cycle.contains(
-        "subscribe StreamsTraceTests/Analytics.swift:12 (Analytics) -> PublishSubject "
-          + "StreamsTraceTests/CatalogViewModel.swift:5 (CatalogViewModel): chain ×1"))
+        "subscribe StreamsTraceTests/Analytics.swift:12 (Analytics) -> CatalogViewModel.selection"
+          + " (PublishSubject StreamsTraceTests/CatalogViewModel.swift:5): chain ×1"))
     #expect(cycle.contains("re-entrant deliveries on it:"))
     #expect(graph.cycleFailure(through: "PromoBanner") == nil)
 
@@ -360,7 +360,7 @@ struct TraceGraphExpectationsTests {
     #expect(leak.contains("subscribed at StreamsTraceTests/PromoBanner.swift:"))
     #expect(
       leak.contains(
-        "upstream: filter StreamsTraceTests/PromoBanner.swift:9 (PromoBanner) <- PublishSubject "
-          + "StreamsTraceTests/CatalogViewModel.swift:5 (CatalogViewModel)"))
+        "upstream: filter StreamsTraceTests/PromoBanner.swift:9 (PromoBanner) <- "
+          + "CatalogViewModel.selection (PublishSubject StreamsTraceTests/CatalogViewModel.swift:5)"))
   }
 }

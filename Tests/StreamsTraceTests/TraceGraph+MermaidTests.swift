@@ -176,7 +176,7 @@ struct TraceGraphMermaidTests {
     let drawn = boxes(exportSample.mermaid())
     #expect(Set(drawn.keys) == ["n1", "n2", "n3", "n4", "n5", "n6", "n7", "n99"])
     #expect(drawn["n1"]?.shape == "([")
-    #expect(drawn["n1"]?.label == "Feed · Feed.refresh\nPublishSubject  Feed.swift:3")
+    #expect(drawn["n1"]?.label == "Feed.refresh\nPublishSubject  Feed.swift:3")
     #expect(drawn["n2"]?.shape == "[")
     #expect(drawn["n2"]?.label == "Feed · map\nFeed.swift:4")
     #expect(drawn["n3"]?.shape == "[[")
@@ -435,7 +435,7 @@ struct TraceGraphMermaidTests {
         == ["StreamsTraceTests", "CatalogViewModel.swift"])
     #expect(
       boxes(text)["n\(selection.id)"]?.label
-        == "CatalogViewModel · PublishSubject\nCatalogViewModel.swift:5")
+        == "CatalogViewModel.selection\nPublishSubject  CatalogViewModel.swift:5")
 
     let owners = graph.mermaid(GraphExportOptions(collapse: .owner))
     try ExportFiles.write(owners, as: "mermaid-sprawl-owner.mmd")

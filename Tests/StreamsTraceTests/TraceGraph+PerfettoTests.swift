@@ -25,7 +25,7 @@ struct TraceGraphPerfettoTests {
     let names = trace.threadNames
     #expect(
       names == [
-        ChromeTrack(1, 3): "Feed.items: PublishSubject App/Feed.swift:10 (FeedViewModel) #1",
+        ChromeTrack(1, 3): "Feed.items (PublishSubject App/Feed.swift:10, FeedViewModel) #1",
         ChromeTrack(1, 4): "map App/Feed.swift:12 (FeedViewModel) #2",
         ChromeTrack(2, 5): "BehaviorRelay App/Header.swift:3 (Header) #4",
         ChromeTrack(2, 6): "subscribe App/Header.swift:5 (Header) #3",
@@ -187,13 +187,13 @@ struct TraceGraphPerfettoTests {
     #expect(trace.processNames[1] == chromeAwkward)
     #expect(
       trace.threadNames.values.contains(
-        "\(chromeAwkward): \(chromeAwkward) \(chromeAwkward):7 (\(chromeAwkward)) #1"))
+        "\(chromeAwkward) (\(chromeAwkward) \(chromeAwkward):7, \(chromeAwkward)) #1"))
     let slice = try #require(trace.slices.first)
     #expect(slice.args["value"] as? String == chromeLongAwkward)
     #expect(slice.name == "next: " + chromeLongAwkward.prefix(100) + "…")
     #expect(
-      slice.args["from_node"] as? String == "\(chromeAwkward) \(chromeAwkward):7 (\(chromeAwkward))"
-    )
+      slice.args["from_node"] as? String
+        == "\(chromeAwkward) (\(chromeAwkward) \(chromeAwkward):7, \(chromeAwkward))")
     // The raw text escapes every control character, as the dump escapes strings.
     #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     let dump = TraceGraph(
@@ -403,10 +403,10 @@ struct TraceGraphPerfettoTests {
 
 /// A node's track name, as the trace names it.
 private func chromeLabel(_ graph: TraceGraph, _ id: UInt64) -> String {
-  guard let node = graph.nodes.first(where: { $0.id == id }) else {
+  guard graph.nodes.contains(where: { $0.id == id }) else {
     return "node #\(id) (not in the graph)"
   }
-  return (node.name.map { "\($0): " } ?? "") + graph.describe(node: id) + " #\(id)"
+  return graph.describe(node: id) + " #\(id)"
 }
 
 /// The (cause, effect) delivery ids of the arrows: every delivery whose cause the graph holds

@@ -268,12 +268,16 @@ public struct TraceNode: Sendable, Hashable {
   public let line: UInt
   /// What the node is.
   public let role: TraceRole
+  /// The full path (`#filePath`) of the file that created the node, where Streams knows it:
+  /// subjects and relays record it, so that a tracer can read the declaration and name the node
+  /// by its property (`CartStore.added`); `nil` for the others.
+  public let path: String?
 
   /// Describes a node; tracers and tests use this to build expectations. Without `role`, the
   /// role follows from the kind and the upstreams.
   public init(
     id: UInt64, kind: String, upstreams: [UInt64], file: String, line: UInt,
-    role: TraceRole? = nil
+    role: TraceRole? = nil, path: String? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -281,6 +285,13 @@ public struct TraceNode: Sendable, Hashable {
     self.file = file
     self.line = line
     self.role = role ?? TraceNode.role(kind: kind, upstreams: upstreams)
+    self.path = path
+  }
+
+  /// This node, made by the file at the full path `path`.
+  public func declared(in path: String) -> TraceNode {
+    TraceNode(
+      id: id, kind: kind, upstreams: upstreams, file: file, line: line, role: role, path: path)
   }
 
   /// The upstreams the node takes its elements from: all of them but the control ones.

@@ -19,12 +19,16 @@
 public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable
 {
   @usableFromInline let core: SubjectCore<Element>
+  /// The full path (`#filePath`) of the file that created the subject, for tracing.
+  @usableFromInline let tracePath: StaticString
 
   /// An empty subject.
   @inlinable
-  public init(file: StaticString = #fileID, line: UInt = #line) {
+  public init(file: StaticString = #fileID, line: UInt = #line, filePath: StaticString = #filePath)
+  {
     let core = SubjectCore<Element>(policy: .last, name: "AsyncSubject")
     self.core = core
+    self.tracePath = filePath
     super.init(
       kind: "AsyncSubject", upstreams: [], file: file, line: line,
       disposableReleasesObserver: true
@@ -34,6 +38,10 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
   /// the core (see `SubjectSubscription`).
   deinit { core.dispose() }
+
+  /// This subject as a tracer sees it, with the full path of the file that declared it, from
+  /// which a trace names it by its property (`CartStore.added`).
+  override public var traceNode: TraceNode { super.traceNode.declared(in: "\(tracePath)") }
 
   /// `true` while at least one observer is subscribed.
   public var hasObservers: Bool { core.hasObservers }

@@ -22,12 +22,18 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   Cancelable
 {
   @usableFromInline let core: SubjectCore<Element>
+  /// The full path (`#filePath`) of the file that created the subject, for tracing.
+  @usableFromInline let tracePath: StaticString
 
   /// A subject whose current value is `value`.
   @inlinable
-  public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
+  public init(
+    value: Element, file: StaticString = #fileID, line: UInt = #line,
+    filePath: StaticString = #filePath
+  ) {
     let core = SubjectCore<Element>(policy: .latest, name: "BehaviorSubject", initial: value)
     self.core = core
+    self.tracePath = filePath
     super.init(
       kind: "BehaviorSubject", upstreams: [], file: file, line: line,
       disposableReleasesObserver: true
@@ -39,6 +45,10 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
   /// the core (see `SubjectSubscription`).
   deinit { core.dispose() }
+
+  /// This subject as a tracer sees it, with the full path of the file that declared it, from
+  /// which a trace names it by its property (`CartStore.added`).
+  override public var traceNode: TraceNode { super.traceNode.declared(in: "\(tracePath)") }
 
   /// The current value; throws the error the subject failed with, or `RxError.disposed`.
   public func value() throws -> Element { try core.latest() }

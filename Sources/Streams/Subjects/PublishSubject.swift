@@ -27,12 +27,16 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   Cancelable
 {
   @usableFromInline let core: SubjectCore<Element>
+  /// The full path (`#filePath`) of the file that created the subject, for tracing.
+  @usableFromInline let tracePath: StaticString
 
   /// A subject with no observers.
   @inlinable
-  public init(file: StaticString = #fileID, line: UInt = #line) {
+  public init(file: StaticString = #fileID, line: UInt = #line, filePath: StaticString = #filePath)
+  {
     let core = SubjectCore<Element>(policy: .none, name: "PublishSubject")
     self.core = core
+    self.tracePath = filePath
     super.init(
       kind: "PublishSubject", upstreams: [], file: file, line: line,
       disposableReleasesObserver: true
@@ -42,6 +46,10 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// Disposes the core: that releases the observers still subscribed, whose subscriptions hold
   /// the core (see `SubjectSubscription`).
   deinit { core.dispose() }
+
+  /// This subject as a tracer sees it, with the full path of the file that declared it, from
+  /// which a trace names it by its property (`CartStore.added`).
+  override public var traceNode: TraceNode { super.traceNode.declared(in: "\(tracePath)") }
 
   /// `true` while at least one observer is subscribed.
   public var hasObservers: Bool { core.hasObservers }

@@ -10,8 +10,10 @@ public final class PublishRelay<Element>: ObservableType {
   @usableFromInline let subject: PublishSubject<Element>
 
   /// A relay with no observers.
-  public init(file: StaticString = #fileID, line: UInt = #line) {
-    subject = PublishSubject(file: file, line: line)
+  public init(
+    file: StaticString = #fileID, line: UInt = #line, filePath: StaticString = #filePath
+  ) {
+    subject = PublishSubject(file: file, line: line, filePath: filePath)
   }
 
   /// Sends `event` to every subscribed observer.
@@ -42,8 +44,11 @@ public final class BehaviorRelay<Element>: ObservableType {
   @usableFromInline let subject: BehaviorSubject<Element>
 
   /// A relay whose current value is `value`.
-  public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
-    subject = BehaviorSubject(value: value, file: file, line: line)
+  public init(
+    value: Element, file: StaticString = #fileID, line: UInt = #line,
+    filePath: StaticString = #filePath
+  ) {
+    subject = BehaviorSubject(value: value, file: file, line: line, filePath: filePath)
   }
 
   /// The current value.
@@ -103,16 +108,18 @@ public final class ReplayRelay<Element>: ObservableType {
 
   /// A relay replaying up to `bufferSize` elements. A negative size is a programming error.
   public static func create(
-    bufferSize: Int, file: StaticString = #fileID, line: UInt = #line
+    bufferSize: Int, file: StaticString = #fileID, line: UInt = #line,
+    filePath: StaticString = #filePath
   ) -> ReplayRelay<Element> {
-    ReplayRelay(subject: .create(bufferSize: bufferSize, file: file, line: line))
+    ReplayRelay(
+      subject: .create(bufferSize: bufferSize, file: file, line: line, filePath: filePath))
   }
 
   /// A relay replaying every element.
   public static func createUnbound(
-    file: StaticString = #fileID, line: UInt = #line
+    file: StaticString = #fileID, line: UInt = #line, filePath: StaticString = #filePath
   ) -> ReplayRelay<Element> {
-    ReplayRelay(subject: .createUnbounded(file: file, line: line))
+    ReplayRelay(subject: .createUnbounded(file: file, line: line, filePath: filePath))
   }
 
   /// Sends `event` to every subscribed observer and buffers it.

@@ -22,14 +22,17 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   Cancelable
 {
   @usableFromInline let core: SubjectCore<Element>
+  /// The full path (`#filePath`) of the file that created the subject, for tracing.
+  @usableFromInline let tracePath: StaticString
 
   @inlinable
-  init(bufferSize: Int, file: StaticString, line: UInt) {
+  init(bufferSize: Int, file: StaticString, line: UInt, filePath: StaticString) {
     precondition(
       bufferSize >= 0,
       "ReplaySubject.create(bufferSize:) needs a buffer size of 0 or more, got \(bufferSize)")
     let core = SubjectCore<Element>(policy: .buffer(bufferSize), name: "ReplaySubject")
     self.core = core
+    self.tracePath = filePath
     super.init(
       kind: "ReplaySubject", upstreams: [], file: file, line: line,
       disposableReleasesObserver: true
@@ -40,20 +43,25 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   /// the core (see `SubjectSubscription`).
   deinit { core.dispose() }
 
+  /// This subject as a tracer sees it, with the full path of the file that declared it, from
+  /// which a trace names it by its property (`CartStore.added`).
+  override public var traceNode: TraceNode { super.traceNode.declared(in: "\(tracePath)") }
+
   /// A subject replaying up to `bufferSize` elements. A negative size is a programming error.
   @inlinable
   public static func create(
-    bufferSize: Int, file: StaticString = #fileID, line: UInt = #line
+    bufferSize: Int, file: StaticString = #fileID, line: UInt = #line,
+    filePath: StaticString = #filePath
   ) -> ReplaySubject<Element> {
-    ReplaySubject(bufferSize: bufferSize, file: file, line: line)
+    ReplaySubject(bufferSize: bufferSize, file: file, line: line, filePath: filePath)
   }
 
   /// A subject replaying every element it has received.
   @inlinable
   public static func createUnbounded(
-    file: StaticString = #fileID, line: UInt = #line
+    file: StaticString = #fileID, line: UInt = #line, filePath: StaticString = #filePath
   ) -> ReplaySubject<Element> {
-    ReplaySubject(bufferSize: Int.max, file: file, line: line)
+    ReplaySubject(bufferSize: Int.max, file: file, line: line, filePath: filePath)
   }
 
   /// `true` while at least one observer is subscribed.
