@@ -361,6 +361,7 @@ struct TraceGraphExpectationsTests {
     #expect(
       leak.contains(
         "upstream: filter StreamsTraceTests/PromoBanner.swift:9 (PromoBanner) <- "
-          + "CatalogViewModel.selection (PublishSubject StreamsTraceTests/CatalogViewModel.swift:5)"))
+          + "CatalogViewModel.selection (PublishSubject StreamsTraceTests/CatalogViewModel.swift:5)"
+      ))
   }
 }
