@@ -144,6 +144,14 @@ extension TraceGraph {
     return positions
   }
 
+  /// A delivery's event as a step shows it: `next(coffee)` with the value when it was recorded
+  /// (cut at 80 characters), `next`, `completed`, `error(…)`.
+  static func describe(_ delivery: Delivery) -> String {
+    guard let value = delivery.value else { return delivery.event.rawValue }
+    let shown = value.count > 80 ? value.prefix(79) + "…" : Substring(value)
+    return "\(delivery.event.rawValue)(\(shown))"
+  }
+
   /// The chain of the deliveries at `members`, the first being where it starts.
   private func makeChain(_ members: [Int], labels: NodeLabels) -> DeliveryChain {
     var files: [String] = []
@@ -156,7 +164,7 @@ extension TraceGraph {
         }
       }
       var step =
-        "#\(delivery.id) \(delivery.event.rawValue): "
+        "#\(delivery.id) \(Self.describe(delivery)): "
         + "\(labels.label(delivery.from)) -> \(labels.label(delivery.to))"
       if delivery.hop != .direct {
         step += " [\(delivery.hop.rawValue), thread \(delivery.thread)]"
@@ -180,7 +188,12 @@ private struct NodeLabels {
 
   func label(_ id: UInt64) -> String { TraceGraph.describe(nodes[id], id: id) }
 
-  func file(_ id: UInt64) -> String? { nodes[id]?.file }
+  /// The node's file; `nil` for one without a call site (an observer subscribed through the
+  /// protocol's `subscribe(_:)`), which no chain counts as a file.
+  func file(_ id: UInt64) -> String? {
+    guard let file = nodes[id]?.file, !file.isEmpty else { return nil }
+    return file
+  }
 }
 
 extension TraceGraph {
@@ -191,8 +204,8 @@ extension TraceGraph {
     public var deliveries: [Delivery]
     /// The distinct files of the deliveries' `from` and `to` nodes, in first-touched order.
     public var files: [String]
-    /// One line per delivery: `#id event: from -> to`, with the hop and thread when it did not
-    /// run directly inside its cause.
+    /// One line per delivery: `#id next(value): from -> to` (the value when recorded), with the
+    /// hop and thread when it did not run directly inside its cause.
     public var steps: [String]
 
     /// The delivery the chain starts from.

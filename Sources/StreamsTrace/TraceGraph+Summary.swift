@@ -20,7 +20,7 @@ extension TraceGraph {
     }
     lines.append("edges: \(edges.count) (\(kinds.joined(separator: ", ")))")
     lines.append(
-      "files: \(Set(nodes.map(\.file)).count); live subscriptions: \(subscriptions.count);"
+      "files: \(Set(nodes.map(\.file).filter { !$0.isEmpty }).count); live subscriptions: \(subscriptions.count);"
         + " deliveries kept: \(deliveries.count)")
     let fanIn = topFanIn(5).filter { $0.count > 1 }
     if !fanIn.isEmpty {

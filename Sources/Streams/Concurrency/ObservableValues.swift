@@ -232,7 +232,8 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
         preconditionFailure("ObservableValues internal error: subscribed twice")
       }
       self.source = nil
-      storage.subscribed(source.subscribe(AnyObserver(eventHandler: storage.on)))
+      storage.subscribed(
+        source.subscribeReleasing(AnyObserver(eventHandler: storage.on), kind: "values"))
     }
 
     @inlinable

@@ -103,12 +103,18 @@ public class Observable<Element>: ObservableType {
   /// downstream for as long as it lives; so the observer is wrapped in a sink that, when the
   /// subscription ends, makes the returned handle (a ``SingleAssignmentDisposable``) let go of
   /// it, and with it of the whole chain, whose upstreams release their sinks as they are disposed.
+  ///
+  /// A tracer sees the terminal node `kind` made at `file`:`line`: the caller's call site
+  /// (`bind(to:)`, `drive`, `emit(to:)`, a trait's `subscribe`), or none (`""`, 0) for an
+  /// observer subscribed through the protocol's `subscribe(_:)`, which takes no call site.
   @inlinable
-  final func subscribeReleasing(_ observer: AnyObserver<Element>) -> any Disposable {
+  final func subscribeReleasing(
+    _ observer: AnyObserver<Element>, kind: StaticString = "subscribe", file: StaticString = "",
+    line: UInt = 0
+  ) -> any Disposable {
     if Tracing.isInstalled {
-      // A terminal subscriber without a call site of its own (an observer, an event closure).
       return Tracing.terminal(
-        kind: "subscribe", file: "", line: 0, upstream: traceID, owner: nil
+        kind: kind, file: file, line: line, upstream: traceID, owner: nil
       ) { subscribeThroughHandle(observer) }
     }
     if returnsReleasingDisposable { return subscribeAny(observer) }

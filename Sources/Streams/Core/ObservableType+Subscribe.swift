@@ -137,7 +137,30 @@ extension ObservableType {
   ) -> any Disposable {
     let on = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
       .guarding(on)!
-    return asObservable().subscribeReleasing(AnyObserver(eventHandler: on))
+    return asObservable().subscribeReleasing(
+      AnyObserver(eventHandler: on), kind: "subscribe", file: file, line: line)
+  }
+
+  /// A terminal subscriber of events made at `file`:`line` (`bind(to:)`, `drive`, `emit(to:)`):
+  /// `on` is released when the subscription ends.
+  @inlinable
+  func subscribeTerminal(
+    kind: StaticString, file: StaticString, line: UInt,
+    _ on: @escaping (Event<Element>) -> Void
+  ) -> any Disposable {
+    asObservable().subscribeReleasing(
+      AnyObserver(eventHandler: on), kind: kind, file: file, line: line)
+  }
+
+  /// A terminal subscriber of elements made at `file`:`line` (`bind(to:)` a relay, `drive` a
+  /// relay): an error goes to ``Hooks/defaultErrorHandler``, as with `subscribe(onNext:)`.
+  @inlinable
+  func subscribeElements(
+    kind: StaticString, file: StaticString, line: UInt, _ onNext: @escaping (Element) -> Void
+  ) -> any Disposable {
+    subscribeClosures(
+      onNext: onNext, onError: Hooks.unhandledErrorReporter(), onCompleted: nil, onDisposed: nil,
+      kind: kind, file: file, line: line, owner: nil)
   }
 }
 
@@ -167,20 +190,25 @@ extension ObservableType {
   /// _ = Observable.just(1).bind(to: subject)
   /// ```
   @inlinable
-  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  public func bind<Observer: ObserverType>(
+    to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element {
-    subscribe { event in
+    subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
       for observer in observers { observer.on(event) }
     }
   }
 
   /// Sends every event, as an optional element, to `observers`.
   @inlinable
-  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  public func bind<Observer: ObserverType>(
+    to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element? {
-    map { Optional($0) }.subscribe { event in
-      for observer in observers { observer.on(event) }
-    }
+    map({ Optional($0) }, file: file, line: line)
+      .subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
+        for observer in observers { observer.on(event) }
+      }
   }
 
   /// Passes the observable to `binder` and returns its result.

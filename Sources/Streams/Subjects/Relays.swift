@@ -145,37 +145,51 @@ extension ReplayRelay: Sendable where Element: Sendable {}
 extension ObservableType {
   /// Forwards every element to `relays`. An error reaching a relay is a programming error and
   /// stops the program with a message saying so; completion is ignored, as a relay never ends.
-  public func bind(to relays: PublishRelay<Element>...) -> any Disposable {
-    bindRelays { element in for relay in relays { relay.accept(element) } }
+  public func bind(
+    to relays: PublishRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
   /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Self.Element>...)``.
-  public func bind(to relays: BehaviorRelay<Element>...) -> any Disposable {
-    bindRelays { element in for relay in relays { relay.accept(element) } }
+  public func bind(
+    to relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
   /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Self.Element>...)``.
-  public func bind(to relays: ReplayRelay<Element>...) -> any Disposable {
-    bindRelays { element in for relay in relays { relay.accept(element) } }
+  public func bind(
+    to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
   /// Forwards every element, as an optional, to `relays`.
-  public func bind(to relays: PublishRelay<Element?>...) -> any Disposable {
-    bindRelays { element in for relay in relays { relay.accept(element) } }
+  public func bind(
+    to relays: PublishRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
   /// Forwards every element, as an optional, to `relays`.
-  public func bind(to relays: BehaviorRelay<Element?>...) -> any Disposable {
-    bindRelays { element in for relay in relays { relay.accept(element) } }
+  public func bind(
+    to relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
   /// Forwards every element, as an optional, to `relays`.
-  public func bind(to relays: ReplayRelay<Element?>...) -> any Disposable {
-    bindRelays { element in for relay in relays { relay.accept(element) } }
+  public func bind(
+    to relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
-  private func bindRelays(_ accept: @escaping (Element) -> Void) -> any Disposable {
-    subscribe { event in
+  private func bindRelays(
+    file: StaticString, line: UInt, _ accept: @escaping (Element) -> Void
+  ) -> any Disposable {
+    subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
       switch event {
       case .next(let element): accept(element)
       case .error(let error):

@@ -102,7 +102,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         case .error(let error): observer(.error(error))
         case .completed: observer(.completed)
         }
-      })
+      }, kind: "subscribe", file: file, line: line)
   }
 
   /// Subscribes closures to the completion, the failure and the disposal.

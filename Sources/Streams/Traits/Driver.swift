@@ -132,9 +132,11 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// title.drive(subject).disposed(by: bag)
   /// ```
   @MainActor
-  public func drive<Observer: ObserverType>(_ observers: Observer...) -> any Disposable
+  public func drive<Observer: ObserverType>(
+    _ observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribe { event in
+    asObservable().subscribeTerminal(kind: "drive", file: file, line: line) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -146,9 +148,11 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// title.drive(subject).disposed(by: bag)
   /// ```
   @MainActor
-  public func drive<Observer: ObserverType>(_ observers: Observer...) -> any Disposable
+  public func drive<Observer: ObserverType>(
+    _ observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribe { event in
+    asObservable().subscribeTerminal(kind: "drive", file: file, line: line) { event in
       let optional = event.map { Optional($0) }
       for observer in observers { observer.on(optional) }
     }
@@ -161,10 +165,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// title.drive(latest).disposed(by: bag)
   /// ```
   @MainActor
-  public func drive(_ relays: BehaviorRelay<Element>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func drive(
+    _ relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "drive", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element, as an optional, to `relays`; completion is ignored.
@@ -174,10 +182,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// title.drive(latest).disposed(by: bag)
   /// ```
   @MainActor
-  public func drive(_ relays: BehaviorRelay<Element?>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func drive(
+    _ relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "drive", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element to `relays`; completion is ignored.
@@ -187,10 +199,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// title.drive(history).disposed(by: bag)
   /// ```
   @MainActor
-  public func drive(_ relays: ReplayRelay<Element>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func drive(
+    _ relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "drive", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element, as an optional, to `relays`; completion is ignored.
@@ -200,10 +216,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   /// title.drive(history).disposed(by: bag)
   /// ```
   @MainActor
-  public func drive(_ relays: ReplayRelay<Element?>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func drive(
+    _ relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "drive", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Passes the underlying observable to `transformation` and returns its result.

@@ -7,9 +7,11 @@ extension InfallibleType {
   /// ```
   ///
   /// Disposal ends the binding.
-  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  public func bind<Observer: ObserverType>(
+    to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribe { event in
+    asObservable().subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -20,9 +22,11 @@ extension InfallibleType {
   /// let subject = PublishSubject<Int?>()
   /// _ = Infallible.just(1).bind(to: subject)
   /// ```
-  public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  public func bind<Observer: ObserverType>(
+    to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribe { event in
+    asObservable().subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
       let optional = event.map { Optional($0) }
       for observer in observers { observer.on(optional) }
     }
@@ -91,8 +95,12 @@ extension InfallibleType {
   /// let relay = PublishRelay<Int>()
   /// _ = Infallible.just(1).bind(to: relay)
   /// ```
-  public func bind(to relays: PublishRelay<Element>...) -> any Disposable {
-    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  public func bind(
+    to relays: PublishRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(kind: "bind(to:)", file: file, line: line) { element in
+      for relay in relays { relay.accept(element) }
+    }
   }
 
   /// Forwards every element to `relays`; completion is ignored.
@@ -101,8 +109,12 @@ extension InfallibleType {
   /// let relay = BehaviorRelay(value: 0)
   /// _ = Infallible.just(1).bind(to: relay)
   /// ```
-  public func bind(to relays: BehaviorRelay<Element>...) -> any Disposable {
-    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  public func bind(
+    to relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(kind: "bind(to:)", file: file, line: line) { element in
+      for relay in relays { relay.accept(element) }
+    }
   }
 
   /// Forwards every element to `relays`; completion is ignored.
@@ -111,8 +123,12 @@ extension InfallibleType {
   /// let relay = ReplayRelay<Int>.create(bufferSize: 1)
   /// _ = Infallible.just(1).bind(to: relay)
   /// ```
-  public func bind(to relays: ReplayRelay<Element>...) -> any Disposable {
-    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  public func bind(
+    to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(kind: "bind(to:)", file: file, line: line) { element in
+      for relay in relays { relay.accept(element) }
+    }
   }
 
   /// Forwards every element, as an optional, to `relays`; completion is ignored.
@@ -121,8 +137,12 @@ extension InfallibleType {
   /// let relay = PublishRelay<Int?>()
   /// _ = Infallible.just(1).bind(to: relay)
   /// ```
-  public func bind(to relays: PublishRelay<Element?>...) -> any Disposable {
-    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  public func bind(
+    to relays: PublishRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(kind: "bind(to:)", file: file, line: line) { element in
+      for relay in relays { relay.accept(element) }
+    }
   }
 
   /// Forwards every element, as an optional, to `relays`; completion is ignored.
@@ -131,8 +151,12 @@ extension InfallibleType {
   /// let relay = BehaviorRelay<Int?>(value: nil)
   /// _ = Infallible.just(1).bind(to: relay)
   /// ```
-  public func bind(to relays: BehaviorRelay<Element?>...) -> any Disposable {
-    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  public func bind(
+    to relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(kind: "bind(to:)", file: file, line: line) { element in
+      for relay in relays { relay.accept(element) }
+    }
   }
 
   /// Forwards every element, as an optional, to `relays`; completion is ignored.
@@ -141,7 +165,11 @@ extension InfallibleType {
   /// let relay = ReplayRelay<Int?>.create(bufferSize: 1)
   /// _ = Infallible.just(1).bind(to: relay)
   /// ```
-  public func bind(to relays: ReplayRelay<Element?>...) -> any Disposable {
-    subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+  public func bind(
+    to relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(kind: "bind(to:)", file: file, line: line) { element in
+      for relay in relays { relay.accept(element) }
+    }
   }
 }

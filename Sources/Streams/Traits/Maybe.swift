@@ -114,7 +114,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         case .error(let error): observer(.error(error))
         case .completed: observer(.completed)
         }
-      })
+      }, kind: "subscribe", file: file, line: line)
   }
 
   /// Subscribes closures to the success, the failure, the empty completion and the disposal.

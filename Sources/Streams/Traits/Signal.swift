@@ -126,9 +126,11 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// taps.emit(to: subject).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  public func emit<Observer: ObserverType>(
+    to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribe { event in
+    asObservable().subscribeTerminal(kind: "emit(to:)", file: file, line: line) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -140,9 +142,11 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// values.emit(to: subject).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit<Observer: ObserverType>(to observers: Observer...) -> any Disposable
+  public func emit<Observer: ObserverType>(
+    to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribe { event in
+    asObservable().subscribeTerminal(kind: "emit(to:)", file: file, line: line) { event in
       let optional = event.map { Optional($0) }
       for observer in observers { observer.on(optional) }
     }
@@ -155,10 +159,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// taps.emit(to: forwarded).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit(to relays: PublishRelay<Element>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func emit(
+    to relays: PublishRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "emit(to:)", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element, as an optional, to `relays`; completion is ignored.
@@ -168,10 +176,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// values.emit(to: forwarded).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit(to relays: PublishRelay<Element?>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func emit(
+    to relays: PublishRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "emit(to:)", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element to `relays`; completion is ignored.
@@ -181,10 +193,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// values.emit(to: last).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit(to relays: BehaviorRelay<Element>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func emit(
+    to relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "emit(to:)", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element, as an optional, to `relays`; completion is ignored.
@@ -194,10 +210,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// values.emit(to: last).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit(to relays: BehaviorRelay<Element?>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func emit(
+    to relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "emit(to:)", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element to `relays`; completion is ignored.
@@ -207,10 +227,14 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// values.emit(to: history).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit(to relays: ReplayRelay<Element>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func emit(
+    to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "emit(to:)", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 
   /// Sends every element, as an optional, to `relays`; completion is ignored.
@@ -220,9 +244,13 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// values.emit(to: history).disposed(by: bag)
   /// ```
   @MainActor
-  public func emit(to relays: ReplayRelay<Element?>...) -> any Disposable {
-    asObservable().subscribe(onNext: { element in
-      for relay in relays { relay.accept(element) }
-    })
+  public func emit(
+    to relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    asObservable().subscribeElements(
+      kind: "emit(to:)", file: file, line: line,
+      { element in
+        for relay in relays { relay.accept(element) }
+      })
   }
 }

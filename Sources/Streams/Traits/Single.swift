@@ -98,7 +98,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         case .error(let error): observer(.failure(error))
         case .completed: observer(.failure(RxError.noElements))
         }
-      })
+      }, kind: "subscribe", file: file, line: line)
   }
 
   /// Subscribes closures to the success, the failure and the disposal.
