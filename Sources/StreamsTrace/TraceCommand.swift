@@ -157,6 +157,24 @@ public enum TraceCommand {
   }
 }
 
+extension String {
+  /// This text with every newline replaced by `separator`.
+  func replacingNewlines(with separator: String) -> String {
+    split(separator: "\n", omittingEmptySubsequences: false).joined(separator: separator)
+  }
+}
+
+extension TraceGraph {
+  /// `lines` without repeats, in first-seen order, a repeated one marked `(×3)`.
+  static func counted(_ lines: [String]) -> [String] {
+    var counts: [String: Int] = [:]
+    for line in lines { counts[line, default: 0] += 1 }
+    return distinct(lines).map { line in
+      counts[line, default: 1] > 1 ? "\(line) (×\(counts[line]!))" : line
+    }
+  }
+}
+
 /// A failed command: its message, status and the usage line to show.
 struct CommandError: Error {
   var message: String
@@ -554,19 +572,21 @@ struct Run {
     let arguments = try Arguments(command: "cycles", rest, options: [], flags: [])
     try arguments.expectPositional(["DUMP"])
     let graph = try load(arguments.positional[0])
-    let structural = graph.structuralCycles()
-    let dynamic = graph.dynamicCycles()
-    guard !structural.isEmpty || !dynamic.isEmpty else {
+    let findings = graph.cycleFindings()
+    let onStructural = Set(findings.flatMap { $0.reentrant.map(\.node) })
+    let dynamic = graph.dynamicCycles().filter { !onStructural.contains($0.node) }
+    guard !findings.isEmpty || !dynamic.isEmpty else {
       try emit("no cycles", to: nil)
       return .success
     }
     var lines: [String] = []
-    if !structural.isEmpty {
-      lines.append("structural cycles (subjects and relays that can feed themselves):")
-      lines += structural.map { "  \($0)" }
+    if !findings.isEmpty {
+      lines.append(
+        "structural cycles (subjects and relays that can feed themselves), shortest loops first:")
+      lines += findings.map { "  " + $0.description.replacingNewlines(with: "\n  ") }
     }
     if !dynamic.isEmpty {
-      lines.append("dynamic cycles (re-entrant deliveries that ran):")
+      lines.append("re-entrant deliveries outside those cycles:")
       lines += dynamic.map { "  \($0)" }
     }
     try emit(lines.joined(separator: "\n"), to: nil)
@@ -580,11 +600,17 @@ struct Run {
     let leaks = graph.leaks()
     var lines =
       leaks.isEmpty
-      ? ["no leaks"] : ["leaked subscriptions (owner gone, still live):"] + leaks.map { "  \($0)" }
-    let held = graph.heldElsewhere()
+      ? ["no leaks"]
+      : ["leaked subscriptions (owner gone, still live):"]
+        + TraceGraph.counted(leaks.map(\.description)).map { "  \($0)" }
+    // A leak already says which bag keeps it; the rest wait for their maker to go.
+    let leaked = Set(leaks.map { "\($0.file):\($0.line) \($0.subscriberLabel) \($0.nodeLabel)" })
+    let held = graph.heldElsewhere().filter {
+      !leaked.contains("\($0.file):\($0.line) \($0.subscriberLabel) \($0.nodeLabel)")
+    }
     if !held.isEmpty {
       lines += ["kept in another type's bag (they live as long as that object):"]
-      lines += held.map { "  \($0)" }
+      lines += TraceGraph.counted(held.map(\.description)).map { "  \($0)" }
     }
     try emit(lines.joined(separator: "\n"), to: nil)
     return leaks.isEmpty ? .success : .found

@@ -174,7 +174,7 @@ extension TraceGraph {
       Leak(
         subscription: $0.id, owner: $0.owner, node: $0.node, subscriber: $0.subscriber,
         file: $0.file, line: $0.line, nodeLabel: Self.describe(byID[$0.node], id: $0.node),
-        subscriberLabel: Self.describe(byID[$0.subscriber], id: $0.subscriber))
+        subscriberLabel: Self.describe(byID[$0.subscriber], id: $0.subscriber), bag: $0.bag)
     }
   }
 
@@ -286,11 +286,39 @@ extension TraceGraph {
     /// The subscribed node and the subscriber as ``TraceGraph/describe(node:)`` prints them.
     public var nodeLabel: String
     public var subscriberLabel: String
+    /// The `DisposeBag` that keeps the subscription alive, if it went into one: where to fix it.
+    public var bag: Bag?
 
-    /// One line: who is gone, what still listens to what, and the subscribe site.
+    /// A leak of these parts.
+    public init(
+      subscription: UInt64, owner: String?, node: UInt64, subscriber: UInt64, file: String,
+      line: UInt, nodeLabel: String, subscriberLabel: String, bag: Bag? = nil
+    ) {
+      self.subscription = subscription
+      self.owner = owner
+      self.node = node
+      self.subscriber = subscriber
+      self.file = file
+      self.line = line
+      self.nodeLabel = nodeLabel
+      self.subscriberLabel = subscriberLabel
+      self.bag = bag
+    }
+
+    /// One line: who is gone, what still listens to what, the subscribe site, and the bag that
+    /// keeps it.
     public var description: String {
-      "leak: \(owner ?? "an unknown owner") is gone but \(subscriberLabel) still subscribes to "
+      var text =
+        "leak: \(owner ?? "an unknown owner") is gone but \(subscriberLabel) still subscribes to "
         + "\(nodeLabel), subscribed at \(file):\(line)"
+      if let bag {
+        text +=
+          "; kept alive by \(bag.owner.map { possessive($0) + " bag" } ?? "a bag") made at "
+          + "\(bag.file):\(bag.line)"
+      } else {
+        text += "; its disposable went into no bag (kept by a property or never disposed)"
+      }
+      return text
     }
   }
 
@@ -313,7 +341,7 @@ extension TraceGraph {
     public var description: String {
       let holder = bag.owner ?? "another object"
       return "held elsewhere: \(subscriberLabel) subscribes to \(nodeLabel) and is kept by "
-        + "\(holder)' bag (\(bag.file):\(bag.line)), so it lives as long as \(holder)"
+        + "\(possessive(holder)) bag (\(bag.file):\(bag.line)), so it lives as long as \(holder)"
     }
   }
 
@@ -332,4 +360,9 @@ extension TraceGraph {
       nodes.map { TraceGraph.describe($0, id: $0.id) }.joined(separator: "\n")
     }
   }
+}
+
+/// `Analytics'`, `CartStore's`.
+func possessive(_ name: String) -> String {
+  name.hasSuffix("s") ? name + "'" : name + "'s"
 }

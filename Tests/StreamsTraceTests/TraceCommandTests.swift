@@ -135,8 +135,11 @@ struct TraceCommandTests {
     let cycles = run("cycles", "sprawl.json")
     #expect(cycles.status == .found)
     #expect(cycles.output.contains("structural cycles"))
-    #expect(cycles.output.contains("dynamic cycles"))
+    #expect(cycles.output.contains("re-entrant deliveries that ran on it"))
     #expect(cycles.output.contains("CatalogViewModel.swift"))
+    // The loop as named edges, and the send to remove with its call site.
+    #expect(cycles.output.contains("=send=> CatalogViewModel.selection"))
+    #expect(cycles.output.contains("to break it, remove this send:"))
     let leaks = run("leaks", "sprawl.json")
     #expect(leaks.status == .found)
     #expect(leaks.output.contains("PromoBanner"))

@@ -361,7 +361,8 @@ struct TraceGraphQueriesTests {
     #expect(
       first.description
         == "leak: DetailViewModel is gone but map Feed.swift:2 (FeedViewModel) still subscribes "
-        + "to PublishSubject Feed.swift:1 (FeedViewModel), subscribed at Detail.swift:40")
+        + "to PublishSubject Feed.swift:1 (FeedViewModel), subscribed at Detail.swift:40; its "
+        + "disposable went into no bag (kept by a property or never disposed)")
     #expect(leaks[1].description.hasPrefix("leak: an unknown owner is gone"))
     #expect(appGraph.leaks().isEmpty)
   }

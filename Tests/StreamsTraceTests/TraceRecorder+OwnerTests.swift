@@ -47,7 +47,7 @@ struct TraceRecorderOwnerTests {
     #expect(first.bag.owner == "Inbox")
     #expect(
       first.description.hasSuffix(
-        "is kept by Inbox' bag (StreamsTraceTests/Inbox.swift:6), so it lives as long as Inbox"),
+        "is kept by Inbox's bag (StreamsTraceTests/Inbox.swift:6), so it lives as long as Inbox"),
       "\(first)")
     #expect(graph.summary.contains("leaks: 0; kept in another type's bag: 1"), "\(graph.summary)")
     withExtendedLifetime(inbox) {}
