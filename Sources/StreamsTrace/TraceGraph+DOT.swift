@@ -10,8 +10,14 @@ extension TraceGraph {
   ///   dashed box.
   /// - Edges: subscription edges grey with a hollow head (`1 live / 2 ever`), emission edges black
   ///   (`3 events`), control edges dashed (`live / ever`), chain edges bold blue (`3 events`).
-  /// - Cycles: the nodes and edges of ``structuralCycles()``, and the nodes and edges of
-  ///   ``dynamicCycles()``' deliveries, are red; a chain edge on a cycle stays the heaviest line.
+  /// - Cycles: the nodes and edges of ``structuralCycles()`` are red, exactly what `cycles`
+  ///   lists; a chain edge on a cycle stays the heaviest line. A re-entrant delivery runs along
+  ///   those edges and marks nothing more.
+  /// - Leaks: the subscriber of each of ``leaks()`` and its subscription edge are purple and
+  ///   dashed.
+  /// - A merged box is marked by what it holds: a red or purple border, and its second line
+  ///   says how many of its nodes are on a cycle or leaked.
+  /// - A legend cluster explains the shapes, lines and marks.
   /// - Every id is generated (`n<node id>`, `g<number>`, `cluster_<number>`) and quoted; every
   ///   string escapes `"`, `\`, newlines and `&`, so any name reads as written.
   ///
@@ -62,8 +68,52 @@ struct DOTWriter {
         "  \(Self.quote(layout.boxes[link.from].id)) -> \(Self.quote(layout.boxes[link.to].id)) "
           + Self.attributes(Self.attributes(of: link)))
     }
+    lines += legend(clusterNumber: clusterCount)
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The legend: one sample box per shape and mark, one sample line per edge kind.
+  private func legend(clusterNumber: Int) -> [String] {
+    let boxes: [(String, [(String, String)])] = [
+      ("subject or relay", [("shape", "ellipse")]),
+      ("operator", [("shape", "box"), ("style", "rounded")]),
+      ("subscriber", [("shape", "box"), ("style", "rounded,filled"), ("fillcolor", "gray92")]),
+      (
+        "on a cycle", [("shape", "box"), ("color", "red"), ("fontcolor", "red"), ("penwidth", "2")]
+      ),
+      (
+        "leaked subscriber",
+        [("shape", "box"), ("style", "dashed"), ("color", "purple"), ("penwidth", "2")]
+      ),
+    ]
+    let links: [(String, [(String, String)])] = [
+      ("subscribes", [("color", "gray50"), ("arrowhead", "empty")]),
+      ("emits", [("color", "black")]),
+      ("sends into (chain)", [("style", "bold"), ("color", "blue"), ("penwidth", "2")]),
+      ("control", [("style", "dashed"), ("color", "gray30")]),
+    ]
+    var lines = [
+      "  subgraph \(Self.quote("cluster_\(clusterNumber)")) {",
+      "    graph "
+        + Self.attributes([("label", "legend"), ("style", "rounded"), ("color", "gray70")]),
+    ]
+    for (number, (label, style)) in boxes.enumerated() {
+      lines.append(
+        "    \(Self.quote("legend\(number)")) "
+          + Self.attributes([("label", label), ("tooltip", label)] + style))
+    }
+    for (number, (label, style)) in links.enumerated() {
+      let from = Self.quote("legend_from\(number)")
+      let to = Self.quote("legend_to\(number)")
+      let point = Self.attributes([("shape", "point"), ("width", "0.05"), ("label", "")])
+      lines.append("    \(from) \(point)")
+      lines.append("    \(to) \(point)")
+      lines.append(
+        "    \(from) -> \(to) " + Self.attributes([("label", label), ("tooltip", label)] + style))
+    }
+    lines.append("  }")
+    return lines
   }
 
   /// Writes `cluster`'s boxes, then its child clusters as `subgraph "cluster_N"` blocks.
@@ -107,8 +157,17 @@ struct DOTWriter {
       case .operator, nil: result += [("shape", "box"), ("style", "rounded")]
       }
     }
+    if box.leaked {
+      let style = result.last { $0.0 == "style" }?.1
+      result += [
+        ("color", "purple"), ("penwidth", "2"),
+        ("style", style.map { $0 + ",dashed" } ?? "dashed"),
+      ]
+    }
     if box.onCycle {
-      result += [("color", "red"), ("fontcolor", "red"), ("penwidth", "2")]
+      // A merged box's text stays black: its second line says how many of its nodes are marked.
+      result += [("color", "red"), ("penwidth", "2")]
+      if !box.isGroup { result.append(("fontcolor", "red")) }
     }
     return result
   }
@@ -132,6 +191,10 @@ struct DOTWriter {
       result += [
         ("color", "red"), ("fontcolor", "red"), ("penwidth", link.kind == .chain ? "3" : "2"),
       ]
+    }
+    if link.leaked {
+      result += [("color", "purple"), ("fontcolor", "purple"), ("style", "dashed")]
+      result.append(("tooltip", "leaked subscription"))
     }
     return result
   }

@@ -81,15 +81,21 @@ struct ExportSelection {
     var live: Int
     /// `false` when only a node's upstream list names the edge: it has no counts.
     var recorded: Bool
-    /// Whether the edge lies on a structural cycle or carried a re-entrant delivery.
+    /// Whether the edge lies on a structural cycle (``TraceGraph/structuralCycles()``).
     var onCycle: Bool
+    /// Whether the edge is a leaked subscription (``TraceGraph/leaks()``).
+    var leaked: Bool
   }
 
   let index: TraceGraphIndex
   /// The positions drawn, ascending.
   let positions: [Int]
-  /// Whether the node at each position lies on a structural cycle or a re-entrant delivery.
+  /// Whether the node at each position lies on a structural cycle: exactly the nodes `cycles`
+  /// lists.
   let cyclic: [Bool]
+  /// Whether the node at each position is the subscriber of a leaked subscription: exactly the
+  /// subscribers `leaks` lists.
+  let leaked: [Bool]
   /// The edges between drawn nodes, by (from, to, kind).
   let edges: [Edge]
   /// What the selection did, for the writers' comments (never user text).
@@ -138,7 +144,8 @@ struct ExportSelection {
     }
     positions = (0..<index.count).filter { drawn[$0] }
 
-    // Cycles: structural components, then the nodes and edges of re-entrant deliveries.
+    // Cycles: the structural components, as `cycles` lists them. A re-entrant delivery runs
+    // along a component's edges, so it marks nothing more.
     var component = [Int](repeating: -1, count: index.count)
     var cyclic = [Bool](repeating: false, count: index.count)
     for (number, cycle) in graph.structuralCycles().enumerated() {
@@ -149,29 +156,18 @@ struct ExportSelection {
         }
       }
     }
-    var deliveries: [UInt64: TraceGraph.Delivery] = [:]
-    for delivery in graph.deliveries where deliveries[delivery.id] == nil {
-      deliveries[delivery.id] = delivery
-    }
-    var reentrant: Set<Pair> = []
-    for cycle in graph.dynamicCycles() {
-      var ids = [cycle.node]
-      for id in cycle.deliveries {
-        if let delivery = deliveries[id] {
-          ids += [delivery.from, delivery.to]
-          if let from = index.position(of: delivery.from), let to = index.position(of: delivery.to)
-          {
-            reentrant.insert(Pair(from: from, to: to))
-          }
-        }
-      }
-      for id in ids {
-        if let position = index.position(of: id) {
-          cyclic[position] = true
-        }
-      }
-    }
     self.cyclic = cyclic
+    // Leaks: each leaked subscription's subscriber, and its subscription edge.
+    var leaked = [Bool](repeating: false, count: index.count)
+    var leakedEdges: Set<Pair> = []
+    for leak in graph.leaks() {
+      guard let subscriber = index.position(of: leak.subscriber) else { continue }
+      leaked[subscriber] = true
+      if let node = index.position(of: leak.node) {
+        leakedEdges.insert(Pair(from: node, to: subscriber))
+      }
+    }
+    self.leaked = leaked
 
     // One edge per (from, to, kind): the recorded edges, then the upstream lists' edges that no
     // recorded edge stands for.
@@ -189,14 +185,13 @@ struct ExportSelection {
         edges[slot].recorded = true
         return
       }
-      let onCycle =
-        (kind != .control && component[from] >= 0 && component[from] == component[to])
-        || ((kind == .emission || kind == .chain) && reentrant.contains(Pair(from: from, to: to)))
+      let onCycle = kind != .control && component[from] >= 0 && component[from] == component[to]
       slots[key] = edges.count
       edges.append(
         Edge(
           from: from, to: to, kind: kind, count: count, live: live, recorded: recorded,
-          onCycle: onCycle))
+          onCycle: onCycle,
+          leaked: kind == .subscription && leakedEdges.contains(Pair(from: from, to: to))))
     }
     for edge in graph.edges {
       if let from = index.position(of: edge.from), let to = index.position(of: edge.to) {
@@ -275,12 +270,13 @@ struct ExportSelection {
         links[slot].live += edge.live
         links[slot].recorded = links[slot].recorded || edge.recorded
         links[slot].onCycle = links[slot].onCycle || edge.onCycle
+        links[slot].leaked = links[slot].leaked || edge.leaked
       } else {
         slots[key] = links.count
         links.append(
           ExportLayout.Link(
             from: from, to: to, kind: edge.kind, count: edge.count, live: edge.live,
-            recorded: edge.recorded, onCycle: edge.onCycle))
+            recorded: edge.recorded, onCycle: edge.onCycle, leaked: edge.leaked))
       }
     }
     links.sort {
@@ -315,7 +311,7 @@ struct ExportSelection {
       return ExportLayout.Box(
         id: "n\(id)", title: "node #\(id)", detail: "not in the trace",
         tooltip: TraceGraph.describe(nil, id: id), role: nil, isGroup: false, isKnown: false,
-        module: nil, file: nil, onCycle: cyclic[position])
+        module: nil, file: nil, onCycle: cyclic[position], leaked: leaked[position])
     }
     // `CartStore.added`, or `owner · kind` (`owner · name` for a name that does not say the owner).
     let shown = node.name ?? node.kind
@@ -327,7 +323,7 @@ struct ExportSelection {
     return ExportLayout.Box(
       id: "n\(id)", title: title, detail: detail, tooltip: tooltip, role: node.role,
       isGroup: false, isKnown: true, module: ExportText.module(of: node.file), file: node.file,
-      onCycle: cyclic[position])
+      onCycle: cyclic[position], leaked: leaked[position])
   }
 
   /// The box of the nodes at `members`, merged by `grouping`.
@@ -349,6 +345,11 @@ struct ExportSelection {
       detail +=
         files.count == 1 ? " in " + ExportText.fileName(of: first.file) : " in \(files.count) files"
     }
+    // A merged box is marked only by what it holds, and says how much.
+    let cycleCount = members.filter { cyclic[$0] }.count
+    let leakCount = members.filter { leaked[$0] }.count
+    if cycleCount > 0 { detail += "\n\(cycleCount) on a cycle" }
+    if leakCount > 0 { detail += (cycleCount > 0 ? ", " : "\n") + "\(leakCount) leaked" }
     let listed = members.prefix(12).map(index.label)
     let tooltip = (listed + (members.count > 12 ? ["... and \(members.count - 12) more"] : []))
       .joined(separator: "\n")
@@ -358,7 +359,7 @@ struct ExportSelection {
     return ExportLayout.Box(
       id: "g\(number)", title: ExportText.clean(title), detail: ExportText.clean(detail),
       tooltip: tooltip, role: nil, isGroup: true, isKnown: true, module: module, file: file,
-      onCycle: members.contains { cyclic[$0] })
+      onCycle: cycleCount > 0, leaked: leakCount > 0)
   }
 
   private struct Pair: Hashable {
@@ -397,6 +398,8 @@ struct ExportLayout {
     var file: String?
     /// Whether the box holds a node on a cycle.
     var onCycle: Bool
+    /// Whether the box holds the subscriber of a leaked subscription.
+    var leaked: Bool
   }
 
   /// One edge of the drawing: every edge of one kind between two boxes, counts summed.
@@ -409,6 +412,7 @@ struct ExportLayout {
     var live: Int
     var recorded: Bool
     var onCycle: Bool
+    var leaked: Bool
 
     /// `3 events` for emission and chain edges, `1 live / 2 ever` for subscription and control
     /// edges; empty when no recorded edge stands for it (only an upstream list names it).

@@ -185,6 +185,7 @@ struct MermaidWriter {
     var red: [Int] = []
     var redChains: [Int] = []
     var blue: [Int] = []
+    var purple: [Int] = []
     for (number, link) in layout.links.enumerated() {
       let arrow: String
       switch link.kind {
@@ -196,7 +197,9 @@ struct MermaidWriter {
       let label = link.label.isEmpty ? "" : "|\"\(Self.escape(link.label))\"|"
       lines.append(
         "  \(layout.boxes[link.from].id) \(arrow)\(label) \(layout.boxes[link.to].id)")
-      if link.onCycle && link.kind == .chain {
+      if link.leaked {
+        purple.append(number)
+      } else if link.onCycle && link.kind == .chain {
         redChains.append(number)
       } else if link.onCycle {
         red.append(number)
@@ -208,7 +211,23 @@ struct MermaidWriter {
     for (name, style, boxes) in [
       ("merged", "stroke-width:2px", layout.boxes.filter(\.isGroup)),
       ("missing", "stroke-dasharray:4 3", layout.boxes.filter { !$0.isKnown }),
-      ("cycle", "stroke:red,stroke-width:2px,color:red", layout.boxes.filter(\.onCycle)),
+      (
+        "cycle", "stroke:red,stroke-width:2px,color:red",
+        layout.boxes.filter { $0.onCycle && !$0.leaked && !$0.isGroup }
+      ),
+      (
+        "cycleLeak", "stroke:red,stroke-width:2px,color:red,stroke-dasharray:5 3",
+        layout.boxes.filter { $0.onCycle && $0.leaked && !$0.isGroup }
+      ),
+      // A merged box's text stays black: its second line says how many nodes are marked.
+      (
+        "holdsCycle", "stroke:red,stroke-width:3px",
+        layout.boxes.filter { $0.onCycle && $0.isGroup }
+      ),
+      (
+        "leak", "stroke:purple,stroke-width:2px,stroke-dasharray:5 3",
+        layout.boxes.filter { $0.leaked && !$0.onCycle && !$0.isGroup }
+      ),
     ] where !boxes.isEmpty {
       lines.append("  classDef \(name) \(style)")
       lines.append("  class \(boxes.map(\.id).joined(separator: ",")) \(name)")
@@ -217,9 +236,16 @@ struct MermaidWriter {
     for (numbers, style) in [
       (blue, "stroke:blue,color:blue"), (red, "stroke:red,stroke-width:2px,color:red"),
       (redChains, "stroke:red,stroke-width:4px,color:red"),
+      (purple, "stroke:purple,stroke-dasharray:5 3,color:purple"),
     ] where !numbers.isEmpty {
       lines.append("  linkStyle \(numbers.map(String.init).joined(separator: ",")) \(style)")
     }
+    // The legend: one box, no link, so that the link numbers above stay the drawing's.
+    let legend =
+      "legend. Shapes: rounded, a subject or relay; box, an operator; double box, a subscriber. "
+      + "Lines: --o subscribes, --> emits, ==> sends into a subject, -.-> control. "
+      + "Red: on a cycle. Purple, dashed: a leaked subscriber."
+    lines.append("  legend[\"\(Self.escape(legend))\"]")
     return lines.joined(separator: "\n") + "\n"
   }
 
