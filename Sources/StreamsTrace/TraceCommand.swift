@@ -40,20 +40,29 @@ public enum TraceCommand {
     public var read: @Sendable (String) throws(TraceFile.Error) -> String
     /// Writes text to the file at a path; throws the system's message.
     public var write: @Sendable (String, String) throws(TraceFile.Error) -> Void
+    /// Reads at most the given number of bytes from the start of the file at a path, to turn
+    /// away a file that is not a dump before reading it whole; `nil`: the first bytes are
+    /// checked after `read`.
+    public var readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)?
 
     public init(
       read: @escaping @Sendable (String) throws(TraceFile.Error) -> String,
-      write: @escaping @Sendable (String, String) throws(TraceFile.Error) -> Void
+      write: @escaping @Sendable (String, String) throws(TraceFile.Error) -> Void,
+      readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)? = nil
     ) {
       self.read = read
       self.write = write
+      self.readPrefix = readPrefix
     }
 
     /// The file system, through ``TraceFile``.
     public static var files: Environment {
       Environment(
         read: { path throws(TraceFile.Error) in try TraceFile.read(path) },
-        write: { path, text throws(TraceFile.Error) in try TraceFile.write(text, to: path) })
+        write: { path, text throws(TraceFile.Error) in try TraceFile.write(text, to: path) },
+        readPrefix: { path, count throws(TraceFile.Error) in
+          try TraceFile.read(path, upTo: count)
+        })
     }
   }
 
@@ -83,9 +92,19 @@ public enum TraceCommand {
     (
       "graph", "the graph as Graphviz DOT or Mermaid",
       "streams-trace graph DUMP --format dot|mermaid [--focus NODE] [--depth N]\n"
-        + "                    [--collapse file|owner|none] [--output FILE]",
+        + "                    [--collapse file|owner|none] [--output FILE] [--force]",
       "Writes the who-emits-to-whom graph. --focus keeps the nodes NODE selects and those\n"
-        + "within --depth hops of them (both ways); --collapse draws one box per file or owner."
+        + "within --depth hops of them (both ways); --collapse draws one box per file or owner.\n"
+        + "A DOT drawing past \(Run.dotBoxLimit) boxes or \(Run.dotEdgeLimit) edges, which Graphviz does not\n"
+        + "lay out in reasonable time, is refused with what to do instead (--force writes it)."
+    ),
+    (
+      "coupling", "which owner types subscribe to or send into which: one box per owner",
+      "streams-trace coupling DUMP [--format dot|text] [--output FILE]",
+      "Writes the coupling map: one box per owner type (its nodes, subjects, marks) and one\n"
+        + "edge per pair of owners, labelled with the subscriptions and sends it stands for;\n"
+        + "pairs on a cycle red. It renders in seconds for an app of hundreds of screens\n"
+        + "(`dot -Tsvg`). --format text (the default) prints one pair a line, busiest first."
     ),
     (
       "perfetto", "the deliveries as a Chrome trace-event file for ui.perfetto.dev",
@@ -295,6 +314,7 @@ struct Run {
     case "summary": return try summary(rest)
     case "graph": return try graph(rest)
     case "perfetto": return try perfetto(rest)
+    case "coupling": return try coupling(rest)
     case "path": return try path(rest)
     case "reach": return try reach(rest)
     case "cycles": return try cycles(rest)
@@ -308,7 +328,8 @@ struct Run {
   /// `--help`, it does not ask for help.
   static let valuedOptions: [String: Set<String>] = [
     "graph": ["--format", "--focus", "--depth", "--collapse", "--output"],
-    "perfetto": ["--output"], "path": ["--from", "--to"], "chain": ["--files"],
+    "perfetto": ["--output"], "coupling": ["--format", "--output"], "path": ["--from", "--to"],
+    "chain": ["--files"],
   ]
 
   /// Takes every `--sources DIR` (or `--sources=DIR`) out of `arguments`, which any command
@@ -398,18 +419,65 @@ struct Run {
   // MARK: Reading and writing
 
   func load(_ path: String) throws(CommandError) -> TraceGraph {
+    let name = path == "-" ? "standard input" : path
+    // A file that is not a dump is turned away on its first bytes, before it is read whole.
+    if path != "-", let readPrefix = environment.readPrefix, let prefix = try? readPrefix(path, 512)
+    {
+      if let problem = Self.notADump(prefix) { throw .data("\(name): \(problem)") }
+    }
     let text: String
     do {
       text = try environment.read(path)
     } catch {
       throw CommandError(message: "cannot read '\(path)': \(error.message)", status: .noInput)
     }
+    if let problem = Self.notADump(String(text.prefix(512))) { throw .data("\(name): \(problem)") }
+    let graph: TraceGraph
     do {
-      let graph = try TraceGraph(dump: text)
-      return sources.isEmpty ? graph : graph.namedFromSources(in: sources)
+      graph = try TraceGraph(dump: text)
     } catch {
-      throw .data("\(path == "-" ? "standard input" : path): \(error)")
+      throw .data("\(name): \(error)")
     }
+    if let missing = Self.missingNode(in: graph) { throw .data("\(name): \(missing)") }
+    return sources.isEmpty ? graph : graph.namedFromSources(in: sources)
+  }
+
+  /// Why a file that starts with `prefix` is not a trace dump, or `nil` when it may be one.
+  static func notADump(_ prefix: String) -> String? {
+    let start = prefix.drop {
+      $0 == "\u{FEFF}" || $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t"
+    }
+    if start.isEmpty { return nil }  // an empty file: the parser says so
+    if start.contains("\"traceEvents\"") || start.hasPrefix("{\"displayTimeUnit\"") {
+      return "this is a Perfetto export (Chrome trace events); give the dump (.dump.json) that "
+        + "TraceGraph.dump() wrote instead"
+    }
+    guard start.hasPrefix("{") else {
+      let shown = start.prefix(20).map {
+        $0.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) } ? String($0) : "·"
+      }
+      return "not a trace dump: it starts with '\(shown.joined())', where a dump starts with "
+        + "'{\"format\":\"streams-trace\"'"
+    }
+    return nil
+  }
+
+  /// The first edge or subscription that names a node the dump does not have.
+  static func missingNode(in graph: TraceGraph) -> String? {
+    let ids = Set(graph.nodes.map(\.id))
+    for (number, edge) in graph.edges.enumerated() {
+      for end in [edge.from, edge.to] where !ids.contains(end) {
+        return "edges[\(number)] (\(edge.kind.rawValue) from \(edge.from) to \(edge.to)) names "
+          + "node \(end), which the dump's nodes do not have: the dump is damaged or hand-edited"
+      }
+    }
+    for (number, subscription) in graph.subscriptions.enumerated() {
+      for end in [subscription.node, subscription.subscriber] where !ids.contains(end) {
+        return "subscriptions[\(number)] names node \(end), which the dump's nodes do not have: "
+          + "the dump is damaged or hand-edited"
+      }
+    }
+    return nil
   }
 
   mutating func emit(_ text: String, to path: String?) throws(CommandError) {
@@ -467,7 +535,7 @@ struct Run {
     let arguments = try Arguments(
       command: "graph", rest,
       options: ["--format", "--focus", "--depth", "--collapse", "--output"],
-      flags: [])
+      flags: ["--force"])
     try arguments.expectPositional(["DUMP"])
     guard let format = arguments.options["--format"] else {
       throw .usage("missing --format dot|mermaid", command: "graph")
@@ -497,8 +565,58 @@ struct Run {
       _ = try nodes(focus, in: graph, for: "--focus", command: "graph")
       options.focus = TraceCommand.selector(focus)
     }
+    if format == "dot", !arguments.flags.contains("--force"),
+      case (let boxes, let edges) = graph.drawingSize(options),
+      boxes > Self.dotBoxLimit || edges > Self.dotEdgeLimit
+    {
+      throw CommandError(
+        message: "the drawing has \(boxes) boxes and \(edges) edges, more than Graphviz lays out "
+          + "in reasonable time (\(Self.dotBoxLimit) boxes, \(Self.dotEdgeLimit) edges); nothing "
+          + "written. Draw less:\n"
+          + "  streams-trace coupling DUMP --format dot   one box per owner type\n"
+          + "  --focus NODE --depth 2                     a node and its neighbourhood\n"
+          + "  --collapse owner                           one box per owner, edges by kind\n"
+          + "or pass --force to write it anyway.",
+        status: .usage)
+    }
     let text = format == "dot" ? graph.dot(options) : graph.mermaid(options)
     try emit(text, to: arguments.options["--output"])
+    return .success
+  }
+
+  /// The most boxes and edges a DOT drawing may have without `--force`: about what `dot` lays
+  /// out in a minute.
+  static let dotBoxLimit = 1_500
+  static let dotEdgeLimit = 3_000
+
+  mutating func coupling(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(
+      command: "coupling", rest, options: ["--format", "--output"], flags: [])
+    try arguments.expectPositional(["DUMP"])
+    let format = arguments.options["--format"] ?? "text"
+    guard format == "dot" || format == "text" else {
+      throw .usage("--format must be dot or text, not '\(format)'", command: "coupling")
+    }
+    let map = try load(arguments.positional[0]).couplingMap()
+    if format == "dot" {
+      try emit(map.dot(), to: arguments.options["--output"])
+      return .success
+    }
+    let busiest = map.links.sorted {
+      ($0.subscriptions + $0.sends, $1.from, $1.to) > ($1.subscriptions + $1.sends, $0.from, $0.to)
+    }
+    var lines = ["\(map.owners.count) owners, \(map.links.count) pairs; busiest first:"]
+    lines += busiest.map {
+      "  \($0.from) -> \($0.to): \($0.label)" + ($0.onCycle ? " (on a cycle)" : "")
+    }
+    let marked = map.owners.filter { $0.onCycle > 0 || $0.leaked > 0 }
+    if !marked.isEmpty {
+      lines.append("owners on a cycle or holding a leak:")
+      lines += marked.map {
+        "  \($0.name): \(TraceGraph.CouplingMap.detail($0).replacingNewlines(with: "; "))"
+      }
+    }
+    try emit(lines.joined(separator: "\n"), to: arguments.options["--output"])
     return .success
   }
 

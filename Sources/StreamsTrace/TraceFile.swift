@@ -13,6 +13,28 @@ public enum TraceFile {
     public var description: String { message }
   }
 
+  /// Reads at most `limit` bytes from the start of the file at `path` as UTF-8 (a character cut
+  /// at the end reads as U+FFFD).
+  public static func read(_ path: String, upTo limit: Int) throws(Error) -> String {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw systemError() }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: max(0, limit))
+    var filled = 0
+    while filled < buffer.count {
+      let count = buffer[filled...].withUnsafeMutableBytes {
+        systemRead(descriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw systemError()
+      }
+      if count == 0 { break }
+      filled += count
+    }
+    return String(decoding: buffer[..<filled], as: UTF8.self)
+  }
+
   /// Reads the whole file at `path` as UTF-8 (`-`: standard input).
   public static func read(_ path: String) throws(Error) -> String {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY)

@@ -34,6 +34,13 @@ extension TraceGraph {
     let selection = ExportSelection(self, focus: options.focus, depth: options.depth)
     return DOTWriter(layout: selection.layout(ExportGrouping(options.collapse))).text
   }
+
+  /// How many boxes and edges ``dot(_:)`` draws with `options`, without writing it.
+  func drawingSize(_ options: GraphExportOptions) -> (boxes: Int, edges: Int) {
+    let layout = ExportSelection(self, focus: options.focus, depth: options.depth)
+      .layout(ExportGrouping(options.collapse))
+    return (layout.boxes.count, layout.links.count)
+  }
 }
 
 /// Spells an ``ExportLayout`` in Graphviz's DOT language.

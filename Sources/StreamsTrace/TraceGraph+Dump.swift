@@ -1187,8 +1187,9 @@ private struct DumpDecoder {
   private func signed(_ key: String, in fields: Fields) throws(TraceDumpError) -> Int {
     let value = try required(key, in: fields)
     let path = fields.path.appending(key)
-    let expected = "an integer from \(Int.min) to \(Int.max)"
-    let number = try integer(value, at: path, expected: expected)
+    // Built only for a message: formatting the bounds costs more than reading the number.
+    func expected() -> String { "an integer from \(Int.min) to \(Int.max)" }
+    let number = try integer(value, at: path, expected: expected())
     if let magnitude = magnitude(of: number) {
       if !number.isNegative, let result = Int(exactly: magnitude) {
         return result
@@ -1202,7 +1203,7 @@ private struct DumpDecoder {
         }
       }
     }
-    throw error("expected \(expected), found \(text(of: number))", at: value.offset, path: path)
+    throw error("expected \(expected()), found \(text(of: number))", at: value.offset, path: path)
   }
 
   private func bool(_ key: String, in fields: Fields) throws(TraceDumpError) -> Bool {
@@ -1220,10 +1221,12 @@ private struct DumpDecoder {
   ) throws(TraceDumpError) -> Value where Value.RawValue == String {
     let value = try required(key, in: fields)
     let path = fields.path.appending(key)
-    let expected = "one of " + Value.allCases.map { quoted($0.rawValue) }.joined(separator: ", ")
-    let raw = try string(value, at: path, expected: expected)
+    func expected() -> String {
+      "one of " + Value.allCases.map { quoted($0.rawValue) }.joined(separator: ", ")
+    }
+    let raw = try string(value, at: path, expected: expected())
     guard let result = Value(rawValue: raw) else {
-      throw error("expected \(expected), found \(quoted(raw))", at: value.offset, path: path)
+      throw error("expected \(expected()), found \(quoted(raw))", at: value.offset, path: path)
     }
     return result
   }
@@ -1253,10 +1256,10 @@ private struct DumpDecoder {
   }
 
   private func string(
-    _ value: JSONValue, at path: DecodePath, expected: String
+    _ value: JSONValue, at path: DecodePath, expected: @autoclosure () -> String
   ) throws(TraceDumpError) -> String {
     guard case .string(let result) = value.kind else {
-      throw error("expected \(expected), found \(describe(value))", at: value.offset, path: path)
+      throw error("expected \(expected()), found \(describe(value))", at: value.offset, path: path)
     }
     return result
   }
@@ -1264,26 +1267,26 @@ private struct DumpDecoder {
   private func unsigned<Value: FixedWidthInteger & UnsignedInteger>(
     _ value: JSONValue, at path: DecodePath, orNull: Bool = false
   ) throws(TraceDumpError) -> Value {
-    let expected = "an integer from 0 to \(Value.max)" + (orNull ? " or null" : "")
-    let number = try integer(value, at: path, expected: expected)
+    func expected() -> String { "an integer from 0 to \(Value.max)" + (orNull ? " or null" : "") }
+    let number = try integer(value, at: path, expected: expected())
     guard !number.isNegative, let magnitude = magnitude(of: number),
       let result = Value(exactly: magnitude)
     else {
-      throw error("expected \(expected), found \(text(of: number))", at: value.offset, path: path)
+      throw error("expected \(expected()), found \(text(of: number))", at: value.offset, path: path)
     }
     return result
   }
 
   /// The number in `value`, which must be an integer (no fraction, no exponent).
   private func integer(
-    _ value: JSONValue, at path: DecodePath, expected: String
+    _ value: JSONValue, at path: DecodePath, expected: @autoclosure () -> String
   ) throws(TraceDumpError) -> JSONNumber {
     guard case .number(let number) = value.kind else {
-      throw error("expected \(expected), found \(describe(value))", at: value.offset, path: path)
+      throw error("expected \(expected()), found \(describe(value))", at: value.offset, path: path)
     }
     guard !number.hasFraction, !number.hasExponent else {
       throw error(
-        "expected \(expected), found \(text(of: number)) (fractions and exponents are not"
+        "expected \(expected()), found \(text(of: number)) (fractions and exponents are not"
           + " allowed)", at: value.offset, path: path)
     }
     return number
