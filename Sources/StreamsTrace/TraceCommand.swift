@@ -147,8 +147,10 @@ public enum TraceCommand {
     (
       "diff", "what changed between two traces of the same code",
       "streams-trace diff OLD NEW",
-      "Compares by stable key (file:line:kind:owner): new and removed nodes and edges, changed\n"
-        + "counts, new cycles; exits 1 when they differ."
+      "Compares by identity (a node's name, or its owner and operator chain, and its kind), so\n"
+        + "moved lines match. Leads with what changed in meaning (cycles removed or added, leaks\n"
+        + "fixed or new, owners newly or no longer connected), then nodes, edges and counts;\n"
+        + "exits 1 when they differ."
     ),
   ]
 

@@ -1,10 +1,13 @@
 extension TraceGraph {
-  /// What changed from an older trace of the same code to this one, compared by
-  /// ``Node/stableKey`` (call site, kind and owner), since ids differ from run to run.
+  /// What changed from an older trace of the same code to this one, compared by identity
+  /// (``identityKeys()``: the name, or the owner and the operator chain, and the kind), since ids
+  /// differ from run to run and lines move when code is edited.
   ///
-  /// Nodes that share a stable key (a subject made on one line for every cell) count as one, and
-  /// their edges add up: edges are compared as (from key, to key, kind) with the sum of their
-  /// counts. Cycles are those of ``structuralCycles()``, compared as sets of stable keys.
+  /// It leads with what changed in meaning: cycles removed and added, leaks removed and added,
+  /// pairs of owners newly or no longer connected (``couplingMap()``); then the detail. Nodes
+  /// that share an identity (a subject made on one line for every cell) count as one, and their
+  /// edges add up: edges are compared as (from key, to key, kind) with the sum of their counts.
+  /// Cycles are those of ``structuralCycles()``, compared as sets of keys.
   ///
   /// ```swift
   /// let diff = afterFix.diff(from: beforeFix)
@@ -39,6 +42,7 @@ extension TraceGraph {
     let addedNodes = after.nodes.subtracting(before.nodes)
     let removedNodes = before.nodes.subtracting(after.nodes)
     let newCycles = after.cycles.subtracting(before.cycles)
+    let removedCycles = before.cycles.subtracting(after.cycles)
 
     // Labels only for the keys the diff names.
     var named = Set(addedNodes).union(removedNodes)
@@ -47,6 +51,7 @@ extension TraceGraph {
       named.insert(edge.to)
     }
     named.formUnion(newCycles.joined())
+    named.formUnion(removedCycles.joined())
     var labels: [String: String] = [:]
     for number in named {
       labels[keys.name(number)] = keys.label(number)
@@ -62,7 +67,66 @@ extension TraceGraph {
       .sorted { $0.edge < $1.edge },
       newCycles: newCycles.map { $0.map(keys.name).sorted() }
         .sorted { $0.lexicographicallyPrecedes($1) },
+      removedCycles: removedCycles.map { $0.map(keys.name).sorted() }
+        .sorted { $0.lexicographicallyPrecedes($1) },
+      addedLeaks: after.leaks.subtracting(before.leaks).sorted(),
+      removedLeaks: before.leaks.subtracting(after.leaks).sorted(),
+      addedOwnerLinks: after.ownerLinks.subtracting(before.ownerLinks).sorted(),
+      removedOwnerLinks: before.ownerLinks.subtracting(after.ownerLinks).sorted(),
       labels: labels)
+  }
+
+  /// Each node's identity across runs, by node id: `CartStore.added [PublishSubject]` for a
+  /// named node; for the others the owner and the operator chain from the nearest named
+  /// upstream, `CartBadge: CartStore.items > map > distinctUntilChanged > subscribe`. Keys that
+  /// several nodes share get `#2`, `#3`, ... by file and line, so that a moved line keeps its
+  /// key.
+  ///
+  /// - Complexity: O(*n* × *d*) for chains *d* operators long.
+  public func identityKeys() -> [UInt64: String] {
+    var byID: [UInt64: Node] = [:]
+    for node in nodes where byID[node.id] == nil { byID[node.id] = node }
+    func owner(_ node: Node) -> String {
+      node.owner ?? RecorderState.ownerFromFile(node.file) ?? "(no owner)"
+    }
+    var paths: [UInt64: String] = [:]
+    // The chain that leads to `node` and its kind; a named upstream stands for all above it, and
+    // an upstream of another owner says whose it is. Iterative: chains can be long.
+    func path(_ node: Node) -> String {
+      if let known = paths[node.id] { return known }
+      var chain: [Node] = [node]
+      var seen: Set<UInt64> = [node.id]
+      while let up = chain.last!.upstreams.first, let upstream = byID[up], upstream.name == nil,
+        paths[up] == nil, seen.insert(up).inserted
+      {
+        chain.append(upstream)
+      }
+      for link in chain.reversed() {
+        var prefix = ""
+        if let up = link.upstreams.first, let upstream = byID[up], up != link.id {
+          let above = upstream.name ?? paths[up] ?? upstream.kind
+          let whose =
+            upstream.name == nil && owner(upstream) != owner(link) ? owner(upstream) + ": " : ""
+          prefix = whose + above + " > "
+        }
+        paths[link.id] = prefix + link.kind
+      }
+      return paths[node.id]!
+    }
+    var keys: [UInt64: String] = [:]
+    for node in nodes {
+      keys[node.id] = node.name.map { "\($0) [\(node.kind)]" } ?? "\(owner(node)): \(path(node))"
+    }
+    // Repeated keys: numbered in file and line order.
+    var groups: [String: [Node]] = [:]
+    for node in byID.values { groups[keys[node.id]!, default: []].append(node) }
+    for (key, members) in groups where members.count > 1 {
+      let ordered = members.sorted { ($0.file, $0.line, $0.id) < ($1.file, $1.line, $1.id) }
+      for (index, node) in ordered.enumerated() where index > 0 {
+        keys[node.id] = key + " #\(index + 1)"
+      }
+    }
+    return keys
   }
 }
 
@@ -113,13 +177,25 @@ private struct DiffSide {
   var edgeCounts: [NumberedEdge: Int] = [:]
   /// Each structural cycle as the sorted numbers of its keys.
   var cycles: Set<[Int]> = []
+  /// The leaked subscriptions, as `subscriber key <- node key`.
+  var leaks: Set<String> = []
+  /// The pairs of owners the coupling map connects, as `from -> to`.
+  var ownerLinks: Set<String> = []
 
   init(_ graph: TraceGraph, keys: inout StableKeys) {
     let index = TraceGraphIndex(graph)
+    let identities = graph.identityKeys()
     let numbers = (0..<index.count).map { position in
       let id = index.ids[position]
       let node = index.nodes[position]
-      return keys.number(node?.stableKey ?? "node #\(id)", node: node, id: id)
+      return keys.number(identities[id] ?? "node #\(id)", node: node, id: id)
+    }
+    for leak in graph.leaks() {
+      let subscriber = identities[leak.subscriber] ?? "node #\(leak.subscriber)"
+      leaks.insert("\(subscriber) <- \(identities[leak.node] ?? "node #\(leak.node)")")
+    }
+    for link in graph.couplingMap().links {
+      ownerLinks.insert("\(link.from) -> \(link.to)" + (link.sends > 0 ? " (sends)" : ""))
     }
     for position in 0..<index.count where index.nodes[position] != nil {
       nodes.insert(numbers[position])
@@ -193,13 +269,29 @@ public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
   public var changedCounts: [CountChange]
   /// The structural cycles only the new trace has, each as its sorted stable keys.
   public var newCycles: [[String]]
-  /// `describe(node:)` of each stable key, for the description.
+  /// The cycles the old trace had that this one has not, as sets of keys.
+  public var removedCycles: [[String]]
+  /// Leaked subscriptions (`subscriber <- node`, by key) this trace has and the old had not,
+  /// and the reverse.
+  public var addedLeaks: [String]
+  public var removedLeaks: [String]
+  /// Pairs of owners (`CartBadge -> Analytics (sends)`) newly connected, and no longer.
+  public var addedOwnerLinks: [String]
+  public var removedOwnerLinks: [String]
+  /// `describe(node:)` of each key, for the description.
   private var labels: [String: String]
 
   init(
     addedNodes: [String], removedNodes: [String], addedEdges: [Edge], removedEdges: [Edge],
-    changedCounts: [CountChange], newCycles: [[String]], labels: [String: String]
+    changedCounts: [CountChange], newCycles: [[String]], removedCycles: [[String]],
+    addedLeaks: [String], removedLeaks: [String], addedOwnerLinks: [String],
+    removedOwnerLinks: [String], labels: [String: String]
   ) {
+    self.removedCycles = removedCycles
+    self.addedLeaks = addedLeaks
+    self.removedLeaks = removedLeaks
+    self.addedOwnerLinks = addedOwnerLinks
+    self.removedOwnerLinks = removedOwnerLinks
     self.addedNodes = addedNodes
     self.removedNodes = removedNodes
     self.addedEdges = addedEdges
@@ -212,7 +304,9 @@ public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
   /// Whether the two traces have the same nodes, edges, counts and cycles.
   public var isEmpty: Bool {
     addedNodes.isEmpty && removedNodes.isEmpty && addedEdges.isEmpty && removedEdges.isEmpty
-      && changedCounts.isEmpty && newCycles.isEmpty
+      && changedCounts.isEmpty && newCycles.isEmpty && removedCycles.isEmpty
+      && addedLeaks.isEmpty && removedLeaks.isEmpty && addedOwnerLinks.isEmpty
+      && removedOwnerLinks.isEmpty
   }
 
   /// One change a line: `+`/`-` for added and removed nodes and edges, `~` for a changed count,
@@ -224,12 +318,19 @@ public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
       "\(node(edge.from)) -> \(node(edge.to)) (\(edge.kind.rawValue))"
     }
     var lines: [String] = []
+    // What changed in meaning first.
+    lines += removedCycles.map { "- cycle (removed): " + $0.map(node).joined(separator: ", ") }
+    lines += newCycles.map { "+ cycle (new): " + $0.map(node).joined(separator: ", ") }
+    lines += removedLeaks.map { "- leak (fixed): \($0)" }
+    lines += addedLeaks.map { "+ leak (new): \($0)" }
+    lines += removedOwnerLinks.map { "- owners no longer connected: \($0)" }
+    lines += addedOwnerLinks.map { "+ owners newly connected: \($0)" }
+    if !lines.isEmpty { lines.append("detail:") }
     lines += addedNodes.map { "+ node \(node($0))" }
     lines += removedNodes.map { "- node \(node($0))" }
     lines += addedEdges.map { "+ edge \(edge($0))" }
     lines += removedEdges.map { "- edge \(edge($0))" }
     lines += changedCounts.map { "~ edge \(edge($0.edge)): \($0.old) -> \($0.new)" }
-    lines += newCycles.map { "+ cycle: " + $0.map(node).joined(separator: ", ") }
     return lines.joined(separator: "\n")
   }
 }

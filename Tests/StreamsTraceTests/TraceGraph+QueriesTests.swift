@@ -418,7 +418,7 @@ struct TraceGraphQueriesTests {
 
   @Test("diff lists added and removed nodes and edges and changed counts")
   func diffEdges() throws {
-    let key = { (id: UInt64) in appGraph.nodes.first { $0.id == id }!.stableKey }
+    let key = { (id: UInt64) in appGraph.identityKeys()[id]! }
     var new = appGraph
     // 3 now sends into a new subject 8 instead of 4; 1 -> 2 emitted 5 times instead of 3.
     new.nodes.append(node(8, "PublishSubject", .subject, file: "Other.swift", owner: "Other"))
@@ -429,10 +429,10 @@ struct TraceGraphQueriesTests {
 
     let diff = new.diff(from: appGraph)
     #expect(!diff.isEmpty)
-    #expect(diff.addedNodes == ["Other.swift:8:PublishSubject:Other"])
+    #expect(diff.addedNodes == ["Other: PublishSubject"])
     #expect(diff.removedNodes.isEmpty)
     #expect(
-      diff.addedEdges == [TraceDiff.Edge(from: key(3), to: new.nodes[7].stableKey, kind: .chain)])
+      diff.addedEdges == [TraceDiff.Edge(from: key(3), to: "Other: PublishSubject", kind: .chain)])
     #expect(diff.removedEdges == [TraceDiff.Edge(from: key(3), to: key(4), kind: .chain)])
     try #require(diff.changedCounts.count == 1)
     #expect(diff.changedCounts[0].edge == TraceDiff.Edge(from: key(1), to: key(2), kind: .emission))
@@ -442,6 +442,9 @@ struct TraceGraphQueriesTests {
     #expect(
       diff.description
         == """
+        - owners no longer connected: FeedViewModel -> HeaderViewModel (sends)
+        + owners newly connected: FeedViewModel -> Other (sends)
+        detail:
         + node PublishSubject Other.swift:8 (Other)
         + edge subscribe Feed.swift:3 (FeedViewModel) -> PublishSubject Other.swift:8 (Other) (chain)
         - edge subscribe Feed.swift:3 (FeedViewModel) -> BehaviorRelay Header.swift:4 (HeaderViewModel) (chain)
@@ -449,10 +452,36 @@ struct TraceGraphQueriesTests {
         """)
 
     let back = appGraph.diff(from: new)
-    #expect(back.removedNodes == ["Other.swift:8:PublishSubject:Other"])
+    #expect(back.removedNodes == ["Other: PublishSubject"])
     #expect(back.addedEdges == diff.removedEdges)
     #expect(back.removedEdges == diff.addedEdges)
     #expect(back.changedCounts.map(\.old) == [5])
+  }
+
+  @Test("diff by identity: a moved line matches, and the fix reads as a cycle removed")
+  func diffMovedLines() {
+    var named = cycleGraph
+    named.nodes[0].name = "A.taps"
+    named.nodes[2].name = "B.items"
+    // The fix: B's subscriber no longer sends into A.taps, and A's file gained a line above all.
+    var fixed = named
+    fixed.edges.removeAll { $0.kind == .chain && $0.to == 1 }
+    for index in fixed.nodes.indices where fixed.nodes[index].file == "A.swift" {
+      fixed.nodes[index].line += 1
+    }
+    let diff = fixed.diff(from: named)
+    #expect(diff.addedNodes.isEmpty)
+    #expect(diff.removedNodes.isEmpty)
+    #expect(diff.removedCycles.count == 1)
+    #expect(diff.removedCycles[0].contains("A.taps [PublishSubject]"))
+    #expect(diff.newCycles.isEmpty)
+    #expect(diff.description.hasPrefix("- cycle (removed): A.taps (PublishSubject A.swift:1), "))
+    #expect(diff.description.contains("- owners no longer connected: B -> A (sends)"))
+    #expect(diff.description.contains("detail:\n- edge "))
+    // Moving lines alone changes nothing.
+    var moved = named
+    for index in moved.nodes.indices { moved.nodes[index].line += 3 }
+    #expect(moved.diff(from: named).isEmpty)
   }
 
   @Test("diff reports a cycle only the new graph has")
@@ -461,9 +490,10 @@ struct TraceGraphQueriesTests {
     // bind(6) now sends into refresh(1): a cycle across both files.
     closed.edges.append(edge(6, 1, .chain))
     let diff = closed.diff(from: appGraph)
-    #expect(diff.newCycles == [appGraph.nodes.prefix(6).map(\.stableKey).sorted()])
+    let keys = appGraph.identityKeys()
+    #expect(diff.newCycles == [appGraph.nodes.prefix(6).map { keys[$0.id]! }.sorted()])
     #expect(diff.addedEdges.map(\.kind) == [.chain])
-    #expect(diff.description.contains("+ cycle: "))
+    #expect(diff.description.hasPrefix("+ cycle (new): "))
     #expect(appGraph.diff(from: closed).newCycles.isEmpty)
     #expect(closed.diff(from: closed).isEmpty)
   }
