@@ -44,15 +44,19 @@ public enum TraceCommand {
     /// away a file that is not a dump before reading it whole; `nil`: the first bytes are
     /// checked after `read`.
     public var readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)?
+    /// Makes a folder and those above it (for `report`); `nil` where folders need no making.
+    public var makeFolder: (@Sendable (String) throws(TraceFile.Error) -> Void)?
 
     public init(
       read: @escaping @Sendable (String) throws(TraceFile.Error) -> String,
       write: @escaping @Sendable (String, String) throws(TraceFile.Error) -> Void,
-      readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)? = nil
+      readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)? = nil,
+      makeFolder: (@Sendable (String) throws(TraceFile.Error) -> Void)? = nil
     ) {
       self.read = read
       self.write = write
       self.readPrefix = readPrefix
+      self.makeFolder = makeFolder
     }
 
     /// The file system, through ``TraceFile``.
@@ -62,7 +66,8 @@ public enum TraceCommand {
         write: { path, text throws(TraceFile.Error) in try TraceFile.write(text, to: path) },
         readPrefix: { path, count throws(TraceFile.Error) in
           try TraceFile.read(path, upTo: count)
-        })
+        },
+        makeFolder: { path throws(TraceFile.Error) in try TraceFile.makeFolder(path) })
     }
   }
 
@@ -105,6 +110,15 @@ public enum TraceCommand {
         + "edge per pair of owners, labelled with the subscriptions and sends it stands for;\n"
         + "pairs on a cycle red. It renders in seconds for an app of hundreds of screens\n"
         + "(`dot -Tsvg`). --format text (the default) prints one pair a line, busiest first."
+    ),
+    (
+      "report", "one offline HTML page: coupling map, cycles, leaks, chains, owners",
+      "streams-trace report DUMP --output DIR [--title TEXT]",
+      "Writes DIR/index.html, a page to open in a browser (no network): the coupling map, the\n"
+        + "cycles with the sends that break them, the leaks, the longest chains with their values\n"
+        + "and a section per owner with its streams and neighbours, searchable by name; and\n"
+        + "DIR/coupling.dot: `dot -Tsvg DIR/coupling.dot -o DIR/coupling.svg` puts the map's\n"
+        + "picture in the page (a table of owner pairs reads without it)."
     ),
     (
       "perfetto", "the deliveries as a Chrome trace-event file for ui.perfetto.dev",
@@ -317,6 +331,7 @@ struct Run {
     case "graph": return try graph(rest)
     case "perfetto": return try perfetto(rest)
     case "coupling": return try coupling(rest)
+    case "report": return try report(rest)
     case "path": return try path(rest)
     case "reach": return try reach(rest)
     case "cycles": return try cycles(rest)
@@ -330,7 +345,8 @@ struct Run {
   /// `--help`, it does not ask for help.
   static let valuedOptions: [String: Set<String>] = [
     "graph": ["--format", "--focus", "--depth", "--collapse", "--output"],
-    "perfetto": ["--output"], "coupling": ["--format", "--output"], "path": ["--from", "--to"],
+    "perfetto": ["--output"], "coupling": ["--format", "--output"],
+    "report": ["--output", "--title"], "path": ["--from", "--to"],
     "chain": ["--files"],
   ]
 
@@ -590,6 +606,29 @@ struct Run {
   /// out in a minute.
   static let dotBoxLimit = 1_500
   static let dotEdgeLimit = 3_000
+
+  mutating func report(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
+    let arguments = try Arguments(
+      command: "report", rest, options: ["--output", "--title"], flags: [])
+    try arguments.expectPositional(["DUMP"])
+    guard let folder = arguments.options["--output"], folder != "-" else {
+      throw .usage("missing --output DIR (the folder to write index.html into)", command: "report")
+    }
+    let graph = try load(arguments.positional[0])
+    let title = arguments.options["--title"] ?? "StreamsTrace report"
+    do throws(TraceFile.Error) {
+      try environment.makeFolder?(folder)
+    } catch {
+      throw CommandError(
+        message: "cannot make '\(folder)': \(error.message)", status: .cannotWrite)
+    }
+    try emit(graph.htmlReport(title: title), to: folder + "/index.html")
+    try emit(graph.couplingMap().dot(), to: folder + "/coupling.dot")
+    self.error +=
+      "open \(folder)/index.html; for the map's picture: dot -Tsvg \(folder)/coupling.dot -o "
+      + "\(folder)/coupling.svg\n"
+    return .success
+  }
 
   mutating func coupling(_ rest: ArraySlice<String>) throws(CommandError) -> TraceCommand.Status {
     let arguments = try Arguments(

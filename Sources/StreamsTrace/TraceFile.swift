@@ -13,6 +13,15 @@ public enum TraceFile {
     public var description: String { message }
   }
 
+  /// Makes the folder at `path` and the folders above it that are missing.
+  public static func makeFolder(_ path: String) throws(Error) {
+    var folder = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+      folder += "/" + part
+      if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw systemError() }
+    }
+  }
+
   /// Reads at most `limit` bytes from the start of the file at `path` as UTF-8 (a character cut
   /// at the end reads as U+FFFD).
   public static func read(_ path: String, upTo limit: Int) throws(Error) -> String {
