@@ -67,6 +67,16 @@ let package = Package(
       dependencies: [.product(name: "Streams", package: streamsPackage)],
       path: "Sources/Contention"
     ),
+    // `trace-queries [SCREENS] [RUNS]`: the command line's answer times on a generated app's
+    // trace (200 screens × 25 subscriptions by default).
+    .executableTarget(
+      name: "trace-queries",
+      dependencies: [
+        .product(name: "StreamsTrace", package: streamsPackage),
+        .product(name: "StreamsTest", package: streamsPackage),
+      ],
+      path: "Sources/TraceQueries"
+    ),
     // `run-workload NAME COUNT [side]`: one workload without the harness, for profilers.
     .executableTarget(
       name: "run-workload",

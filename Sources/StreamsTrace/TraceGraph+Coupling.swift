@@ -30,7 +30,7 @@ extension TraceGraph {
       if node.role == .subject { owners[name]!.subjects += 1 }
       if !node.file.isEmpty { owners[name]!.files.insert(node.file) }
     }
-    let cyclic = Set(structuralCycles().flatMap(\.nodes))
+    let cyclic = Set(cycleNodeIDs().joined())
     for id in cyclic {
       if let name = ownerOfNode[id] { owners[name]?.onCycle += 1 }
     }

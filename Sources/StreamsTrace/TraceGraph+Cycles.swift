@@ -27,6 +27,12 @@ extension TraceGraph {
     }
   }
 
+  /// The node ids of each structural cycle, without the labels (``structuralCycles()``).
+  func cycleNodeIDs() -> [[UInt64]] {
+    let index = TraceGraphIndex(self)
+    return index.cycles().map { component in component.map { index.ids[$0] } }
+  }
+
   /// Re-entrant deliveries: a delivery to a node made, directly on the same thread, while an
   /// earlier delivery to that same node was still running.
   ///

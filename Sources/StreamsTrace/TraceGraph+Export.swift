@@ -148,8 +148,8 @@ struct ExportSelection {
     // along a component's edges, so it marks nothing more.
     var component = [Int](repeating: -1, count: index.count)
     var cyclic = [Bool](repeating: false, count: index.count)
-    for (number, cycle) in graph.structuralCycles().enumerated() {
-      for id in cycle.nodes {
+    for (number, cycle) in graph.cycleNodeIDs().enumerated() {
+      for id in cycle {
         if let position = index.position(of: id) {
           component[position] = number
           cyclic[position] = true

@@ -33,7 +33,7 @@ extension TraceGraph {
       lines += fanOut.map { "  \($0)" }
     }
     lines.append(
-      "cycles: \(structuralCycles().count) structural, \(dynamicCycles().count) dynamic")
+      "cycles: \(cycleNodeIDs().count) structural, \(dynamicCycles().count) dynamic")
     lines.append("leaks: \(leaks().count); kept in another type's bag: \(heldElsewhere().count)")
     lines.append("chains across 3 files or more: \(chainsCrossingFiles(atLeast: 3).count)")
     return lines.joined(separator: "\n")
