@@ -223,10 +223,8 @@ extension Run {
       : ["leaked subscriptions (owner gone, still live):"]
         + TraceGraph.counted(leaks.map(\.description)).map { "  \($0)" }
     // A leak already says which bag keeps it; the rest wait for their maker to go.
-    let leaked = Set(leaks.map { "\($0.file):\($0.line) \($0.subscriberLabel) \($0.nodeLabel)" })
-    let held = graph.heldElsewhere().filter {
-      !leaked.contains("\($0.file):\($0.line) \($0.subscriberLabel) \($0.nodeLabel)")
-    }
+    let leaked = Set(leaks.map(\.subscription))
+    let held = graph.heldElsewhere().filter { !leaked.contains($0.subscription) }
     if !held.isEmpty {
       lines += ["kept in another type's bag (they live as long as that object):"]
       lines += TraceGraph.counted(held.map(\.description)).map { "  \($0)" }

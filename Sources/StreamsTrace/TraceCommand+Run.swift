@@ -177,7 +177,7 @@ struct Run {
     }
     guard start.hasPrefix("{") else {
       let shown = start.prefix(20).map {
-        $0.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) } ? String($0) : "·"
+        $0.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) } ? String($0) : "·"
       }
       return "not a trace dump: it starts with '\(shown.joined())', where a dump starts with "
         + "'{\"format\":\"streams-trace\"'"

@@ -156,8 +156,8 @@ extension TraceGraph {
             (
               "label",
               "legend\nbox: an owner type, its nodes and subjects\n"
-                + "grey: its nodes are subscribed to by the other's\n"
-                + "blue, bold: the other's subscribers send into its subjects\n"
+                + "grey arrow A -> B: B's subscribers subscribe to A's nodes\n"
+                + "blue, bold arrow A -> B: A's subscribers send into B's subjects\n"
                 + "red: on a cycle; purple, dashed: holds a leaked subscriber"
             ),
           ]))

@@ -110,7 +110,8 @@ struct ExportSelection {
     var drawn = [Bool](repeating: focus == nil, count: index.count)
     var notes: [String] = []
     if let focus {
-      let seeds = Set(graph.nodes.filter(focus.matches).compactMap { index.position(of: $0.id) })
+      // As the queries select: a property alone (`added`) selects `….added`.
+      let seeds = Set(graph.nodes(matching: focus).compactMap { index.position(of: $0.id) })
       // Breadth-first over every kind of edge, both ways, up to `depth` hops.
       var queue = seeds.sorted()
       var distance = [Int](repeating: -1, count: index.count)

@@ -242,9 +242,9 @@ struct MermaidWriter {
     }
     // The legend: one box, no link, so that the link numbers above stay the drawing's.
     let legend =
-      "legend. Shapes: rounded, a subject or relay; box, an operator; double box, a subscriber. "
-      + "Lines: --o subscribes, --> emits, ==> sends into a subject, -.-> control. "
-      + "Red: on a cycle. Purple, dashed: a leaked subscriber."
+      "legend. Shapes: rounded, a subject or relay; box, an operator; double box, a subscriber; "
+      + "hexagon, merged nodes. Lines: --o subscribes, --> emits, ==> sends into a subject (blue), "
+      + "-.-> control. Red: on a cycle. Purple, dashed: a leaked subscriber."
     lines.append("  legend[\"\(Self.escape(legend))\"]")
     return lines.joined(separator: "\n") + "\n"
   }

@@ -137,7 +137,10 @@ extension TraceGraph {
         html.text(Self.describe(node, id: node.id))
         if !node.recentValues.isEmpty {
           html.raw(" <span class=\"values\">")
-          html.text("values: " + node.recentValues.suffix(4).joined(separator: ", "))
+          html.text(
+            "values: "
+              + node.recentValues.suffix(4).map { $0.isEmpty ? "(empty)" : $0 }
+              .joined(separator: " · "))
           html.raw("</span>")
         }
         html.raw("</li>")
@@ -145,7 +148,8 @@ extension TraceGraph {
       let others = members.count - members.filter { $0.name != nil || $0.role == .subject }.count
       if others > 0 {
         html.raw("<li class=\"note\">")
-        html.text("\(others) operators and subscribers")
+        html.text(
+          "\(others) operator\(others == 1 ? "" : "s") and subscriber\(others == 1 ? "" : "s")")
         html.raw("</li>")
       }
       html.raw("</ul>\n")
