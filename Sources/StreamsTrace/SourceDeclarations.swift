@@ -49,14 +49,9 @@ struct SourceDeclarations: Sendable {
   /// Reads `text`.
   init(_ text: String) {
     let bytes = Array(text.utf8)
-    var lines: [Substring] = []
-    lines.reserveCapacity(bytes.count / 30 + 1)
-    var lineStart = text.startIndex
-    for index in text.indices where text[index] == "\n" {
-      lines.append(text[lineStart..<index])
-      lineStart = text.index(after: index)
-    }
-    lines.append(text[lineStart...])
+    // Lines end at each `\n` byte, as the lexer below counts them (`\r\n` is one Character).
+    let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      .map { Substring($0) }
     self.lines = lines
 
     var statementStarts = [Int](repeating: -1, count: lines.count)
@@ -324,24 +319,34 @@ struct SourceDeclarations: Sendable {
 
   /// Skips a string literal's body (its opening delimiter already passed); returns the index
   /// after its closing delimiter. Interpolations are skipped with the strings inside them.
+  ///
+  /// A single-line string still open at the end of its line (a `"` in a regex literal) ends
+  /// there: the newline is left for the caller to count. Interpolations nested deeper than
+  /// `nesting` allows are read as plain text, so a hostile file cannot exhaust the stack.
   static func skipString(
     _ bytes: [UInt8], from start: Int, hashes: Int, multiline: Bool,
-    onNewline: (Int) -> Void
+    onNewline: (Int) -> Void, nesting: Int = 0
   ) -> Int {
     var index = start
     let quotes = multiline ? 3 : 1
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\n") {
-        onNewline(index)
         if !multiline { return index }
+        onNewline(index)
         index += 1
         continue
       }
       if byte == UInt8(ascii: "\\"), Self.hashes(bytes, from: index + 1) >= hashes {
         let after = index + 1 + hashes
-        if after < bytes.count, bytes[after] == UInt8(ascii: "(") {
-          index = skipInterpolation(bytes, from: after + 1, onNewline: onNewline)
+        if after < bytes.count, bytes[after] == UInt8(ascii: "("), nesting < 16 {
+          index = skipInterpolation(
+            bytes, from: after + 1, onNewline: onNewline, nesting: nesting + 1)
+        } else if after < bytes.count, bytes[after] == UInt8(ascii: "\n") {
+          // A line continuation in a multi-line string: the newline still counts.
+          if !multiline { return after }
+          onNewline(after)
+          index = after + 1
         } else {
           index = after + 1
         }
@@ -372,7 +377,7 @@ struct SourceDeclarations: Sendable {
 
   /// Skips an interpolation's expression up to its closing parenthesis.
   private static func skipInterpolation(
-    _ bytes: [UInt8], from start: Int, onNewline: (Int) -> Void
+    _ bytes: [UInt8], from start: Int, onNewline: (Int) -> Void, nesting: Int
   ) -> Int {
     var index = start
     var depth = 1
@@ -381,7 +386,7 @@ struct SourceDeclarations: Sendable {
       if let (hashes, quotes) = stringStart(bytes, at: index) {
         index = skipString(
           bytes, from: index + hashes + quotes, hashes: hashes, multiline: quotes == 3,
-          onNewline: onNewline)
+          onNewline: onNewline, nesting: nesting)
         continue
       }
       if byte == UInt8(ascii: "\n") { onNewline(index) }

@@ -54,8 +54,8 @@ final class SourceNames: Sendable {
         path = locate(node.file, paths: paths, moduleRoots: moduleRoots)
         resolvedFiles[node.file] = path
       }
-      guard let path, let source = parsed(path),
-        let declaration = source.declaration(atLine: Int(node.line))
+      guard let path, let line = Int(exactly: node.line), let source = parsed(path),
+        let declaration = source.declaration(atLine: line)
       else { continue }
       declarations[index] = declaration
     }
@@ -70,9 +70,10 @@ final class SourceNames: Sendable {
         members.flatMap { graph.nodes[$0].upstreams + graph.nodes[$0].controlUpstreams })
       for index in members {
         let declaration = declarations[index]!
+        // A node named already (`recorder.name`) keeps its name and its owner.
+        guard graph.nodes[index].name == nil else { continue }
         graph.nodes[index].owner = declaration.owner
         let node = graph.nodes[index]
-        guard node.name == nil else { continue }
         if node.role == .subject || !inner.contains(node.id) {
           graph.nodes[index].name = declaration.name
         }

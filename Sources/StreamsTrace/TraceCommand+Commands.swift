@@ -71,7 +71,7 @@ extension Run {
     let arguments = try Arguments(
       command: "report", rest, options: ["--output", "--title"], flags: [])
     try arguments.expectPositional(["DUMP"])
-    guard let folder = arguments.options["--output"], folder != "-" else {
+    guard let folder = arguments.options["--output"], folder != "-", !folder.isEmpty else {
       throw .usage("missing --output DIR (the folder to write index.html into)", command: "report")
     }
     let graph = try load(arguments.positional[0])

@@ -30,8 +30,11 @@ extension TraceGraph {
       if node.role == .subject { owners[name]!.subjects += 1 }
       if !node.file.isEmpty { owners[name]!.files.insert(node.file) }
     }
-    let cyclic = Set(cycleNodeIDs().joined())
-    for id in cyclic {
+    var component: [UInt64: Int] = [:]
+    for (number, cycle) in cycleNodeIDs().enumerated() {
+      for id in cycle { component[id] = number }
+    }
+    for id in component.keys {
       if let name = ownerOfNode[id] { owners[name]?.onCycle += 1 }
     }
     for leak in leaks() {
@@ -48,7 +51,8 @@ extension TraceGraph {
       } else {
         link.sends += edge.count
       }
-      if cyclic.contains(edge.from) && cyclic.contains(edge.to) { link.onCycle = true }
+      // On a cycle: both ends in the same strongly connected component.
+      if let from = component[edge.from], from == component[edge.to] { link.onCycle = true }
       links[key] = link
     }
     return CouplingMap(

@@ -50,8 +50,10 @@ extension TraceGraph {
         cycle: StructuralCycle(
           nodes: component.map { index.ids[$0] }, labels: component.map(index.label),
           files: Array(Set(component.compactMap(index.file))).sorted()),
-        loops: found.prefix(loops).map { loop in loop.map { index.ids[$0] } },
-        loopLines: found.prefix(loops).map { Self.loopLine($0, index: index, chain: chainEdges) },
+        loops: found.prefix(max(0, loops)).map { loop in loop.map { index.ids[$0] } },
+        loopLines: found.prefix(max(0, loops)).map {
+          Self.loopLine($0, index: index, chain: chainEdges)
+        },
         loopCount: found.count,
         breakingSends: cuts.map { (index.ids[$0.0], index.ids[$0.1]) }.map {
           BreakingSend(subscriber: $0.0, subject: $0.1)
@@ -73,33 +75,38 @@ extension TraceGraph {
     _ closing: [(Int, Int)], members: Set<Int>, index: TraceGraphIndex
   ) -> [(Int, Int)] {
     var removed: [(Int, Int)] = []
-    var remaining = closing
-    while !remaining.isEmpty {
-      let excluded = Set(removed.map { EdgePair($0.0, $0.1) })
+    var excluded: Set<EdgePair> = []
+    var remaining = Set(closing.map { EdgePair($0.0, $0.1) })
+    // Each round is a search per remaining send; the rounds are capped so that a component of
+    // thousands of sends still answers (the cut is then a start, which the output says).
+    while !remaining.isEmpty, removed.count < maxCuts {
       var counts: [EdgePair: Int] = [:]
-      var any = false
-      for (from, to) in remaining {
+      for send in remaining.sorted() {
         guard
           let path = index.shortestPath(
-            from: to, to: from, within: members, excluding: excluded)
-        else { continue }
-        any = true
-        // Every chain edge on this loop (the closing one and those inside it) breaks it.
-        let loop = path + [to]
+            from: send.to, to: send.from, within: members, excluding: excluded)
+        else {
+          // No way back now: cutting edges never makes one, so this send is done with.
+          remaining.remove(send)
+          continue
+        }
+        // Every send on this loop (the closing one and those inside it) breaks it.
+        let loop = path + [send.to]
         for step in zip(loop, loop.dropFirst()) {
           let pair = EdgePair(step.0, step.1)
-          if remaining.contains(where: { $0.0 == pair.from && $0.1 == pair.to }) {
-            counts[pair, default: 0] += 1
-          }
+          if remaining.contains(pair) { counts[pair, default: 0] += 1 }
         }
       }
-      guard any, let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })
-      else { break }
+      guard let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { break }
       removed.append((best.key.from, best.key.to))
-      remaining.removeAll { $0.0 == best.key.from && $0.1 == best.key.to }
+      excluded.insert(best.key)
+      remaining.remove(best.key)
     }
     return removed
   }
+
+  /// The most sends ``cycleFindings(loops:)`` proposes to cut in one component.
+  static let maxCuts = 20
 
   /// `A.taps -> subscribe A.swift:9 =send=> B.items -> ... => A.taps`: the loop `path` (from the
   /// subject a chain edge enters, back to the subscriber that sends into it).
@@ -155,7 +162,15 @@ extension TraceGraph {
       ]
       lines += loopLines.map { "  \($0)" }
       let count = breakingLines.count
-      lines.append("  to break it, remove \(count == 1 ? "this send" : "these \(count) sends"):")
+      if count == 0 {
+        lines.append("  no send closes it: a node lists itself as its own upstream")
+      } else {
+        let atLeast =
+          count == TraceGraph.maxCuts ? "at least these \(count) sends (the first)" : nil
+        lines.append(
+          "  to break it, remove "
+            + (atLeast ?? (count == 1 ? "this send" : "these \(count) sends")) + ":")
+      }
       lines += breakingLines.map { "    \($0)" }
       if !reentrant.isEmpty {
         lines.append("  re-entrant deliveries that ran on it:")

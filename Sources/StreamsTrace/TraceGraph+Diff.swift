@@ -5,8 +5,8 @@ extension TraceGraph {
   ///
   /// It leads with what changed in meaning: cycles removed and added, leaks removed and added,
   /// pairs of owners newly or no longer connected (``couplingMap()``); then the detail. Nodes
-  /// that share an identity (a subject made on one line for every cell) count as one, and their
-  /// edges add up: edges are compared as (from key, to key, kind) with the sum of their counts.
+  /// the recorder merged by shape (a subject made on one line for every cell) are one node, and
+  /// nodes that share an identity are told apart by file and line order. Edges are compared as (from key, to key, kind) with the sum of their counts.
   /// Cycles are those of ``structuralCycles()``, compared as sets of keys.
   ///
   /// ```swift
@@ -104,7 +104,10 @@ extension TraceGraph {
       for link in chain.reversed() {
         var prefix = ""
         if let up = link.upstreams.first, let upstream = byID[up], up != link.id {
-          let above = upstream.name ?? paths[up] ?? upstream.kind
+          var above = upstream.name ?? paths[up] ?? upstream.kind
+          // Keys stay short on long chains: the last 8 steps above say where a node sits.
+          let steps = above.split(separator: " > ", omittingEmptySubsequences: false)
+          if steps.count > 8 { above = "… > " + steps.suffix(8).joined(separator: " > ") }
           let whose =
             upstream.name == nil && owner(upstream) != owner(link) ? owner(upstream) + ": " : ""
           prefix = whose + above + " > "

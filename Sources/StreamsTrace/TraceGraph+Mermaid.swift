@@ -228,6 +228,10 @@ struct MermaidWriter {
         "leak", "stroke:purple,stroke-width:2px,stroke-dasharray:5 3",
         layout.boxes.filter { $0.leaked && !$0.onCycle && !$0.isGroup }
       ),
+      (
+        "holdsLeak", "stroke:purple,stroke-width:3px,stroke-dasharray:5 3",
+        layout.boxes.filter { $0.leaked && !$0.onCycle && $0.isGroup }
+      ),
     ] where !boxes.isEmpty {
       lines.append("  classDef \(name) \(style)")
       lines.append("  class \(boxes.map(\.id).joined(separator: ",")) \(name)")

@@ -18,7 +18,7 @@ extension TraceGraph {
   ///
   /// - Parameters:
   ///   - title: The page's title.
-  ///   - chains: How many of the longest chains to show.
+  ///   - chainCount: How many of the longest chains to show.
   public func htmlReport(title: String = "StreamsTrace report", chains chainCount: Int = 10)
     -> String
   {
@@ -99,7 +99,7 @@ extension TraceGraph {
       ($0.deliveries.count, $1.origin.id) > ($1.deliveries.count, $0.origin.id)
     }
     if longest.isEmpty { html.raw("<p>No deliveries recorded.</p>\n") }
-    for chain in longest.prefix(chainCount) {
+    for chain in longest.prefix(max(0, chainCount)) {
       html.raw("<pre class=\"item\">")
       html.text(chain.description)
       html.raw("</pre>\n")

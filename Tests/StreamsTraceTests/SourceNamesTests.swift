@@ -95,6 +95,34 @@ struct SourceNamesTests {
     #expect(source.declaration(atLine: 13)?.name == "Shop.opened")
   }
 
+  @Test("line counts survive CRLF, line continuations, regex quotes and hostile nesting")
+  func lineCounting() {
+    let crlf = SourceDeclarations(
+      "final class A {\r\n  let one = PublishSubject<Int>()\r\n  let two = PublishSubject<Int>()\r\n}\r\n"
+    )
+    #expect(crlf.declaration(atLine: 2)?.name == "A.one")
+    #expect(crlf.declaration(atLine: 3)?.name == "A.two")
+    let continued = SourceDeclarations(
+      #"""
+      final class B {
+        let text = """
+          one \
+          two
+          """
+        let quote = /"/
+        let after = PublishSubject<Int>()
+      }
+      """#)
+    #expect(continued.declaration(atLine: 2)?.name == "B.text")
+    #expect(continued.declaration(atLine: 7)?.name == "B.after")
+    // Unterminated strings and comments at the end, and deep interpolations, end the scan.
+    let nested = String(repeating: "\"\\(", count: 200)
+    for text in ["final class C { let s = \"open", "final class C { /* open", nested] {
+      let source = SourceDeclarations(text)
+      #expect(source.declaration(atLine: 2) == nil)
+    }
+  }
+
   // MARK: Recorded traces
 
   @Test("a recorded trace names subjects, relays and derived sequences Owner.property")

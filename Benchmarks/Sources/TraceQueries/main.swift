@@ -34,8 +34,10 @@ let queries: [[String]] = [
   ["reach", dump, "Screen3ViewModel.input"],
   ["chain", dump, "1"],
   ["chain", dump, "--files", "3"],
-  ["graph", dump, "--format", "dot", "--focus", "CartStore.added", "--depth", "1",
-   "--output", folder + "/focus.dot"],
+  [
+    "graph", dump, "--format", "dot", "--focus", "CartStore.added", "--depth", "1",
+    "--output", folder + "/focus.dot",
+  ],
   ["coupling", dump, "--format", "dot", "--output", folder + "/coupling.dot"],
   ["diff", dump, dump],
   ["report", dump, "--output", folder + "/report"],

@@ -142,24 +142,29 @@ extension ObservableType {
   }
 
   /// A terminal subscriber of events made at `file`:`line` (`bind(to:)`, `drive`, `emit(to:)`):
-  /// `on` is released when the subscription ends.
+  /// `on` is released when the subscription ends. Called from actor-isolated code (`drive` and
+  /// `emit` are main-actor), `on` is checked to run on that actor, as subscribe closures are.
   @inlinable
   func subscribeTerminal(
-    kind: StaticString, file: StaticString, line: UInt,
+    kind: StaticString, file: StaticString, line: UInt, isolation: (any Actor)? = nil,
     _ on: @escaping (Event<Element>) -> Void
   ) -> any Disposable {
-    asObservable().subscribeReleasing(
+    let on = CallerIsolation(isolation, api: kind, file: file, line: line).guarding(on)!
+    return asObservable().subscribeReleasing(
       AnyObserver(eventHandler: on), kind: kind, file: file, line: line)
   }
 
   /// A terminal subscriber of elements made at `file`:`line` (`bind(to:)` a relay, `drive` a
-  /// relay): an error goes to ``Hooks/defaultErrorHandler``, as with `subscribe(onNext:)`.
+  /// relay): an error goes to ``Hooks/defaultErrorHandler``, as with `subscribe(onNext:)`; from
+  /// actor-isolated code, `onNext` is checked to run on that actor.
   @inlinable
   func subscribeElements(
-    kind: StaticString, file: StaticString, line: UInt, _ onNext: @escaping (Element) -> Void
+    kind: StaticString, file: StaticString, line: UInt, isolation: (any Actor)? = nil,
+    _ onNext: @escaping (Element) -> Void
   ) -> any Disposable {
     subscribeClosures(
-      onNext: onNext, onError: Hooks.unhandledErrorReporter(), onCompleted: nil, onDisposed: nil,
+      onNext: CallerIsolation(isolation, api: kind, file: file, line: line).guarding(onNext),
+      onError: Hooks.unhandledErrorReporter(), onCompleted: nil, onDisposed: nil,
       kind: kind, file: file, line: line, owner: nil)
   }
 }

@@ -151,14 +151,14 @@ extension ObservableType {
     bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
-  /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Self.Element>...)``.
+  /// Forwards every element to `relays`, as `bind(to:)` does for a `PublishRelay`.
   public func bind(
     to relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     bindRelays(file: file, line: line) { element in for relay in relays { relay.accept(element) } }
   }
 
-  /// Forwards every element to `relays`; see ``bind(to:)-(PublishRelay<Self.Element>...)``.
+  /// Forwards every element to `relays`, as `bind(to:)` does for a `PublishRelay`.
   public func bind(
     to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {

@@ -136,7 +136,9 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribeTerminal(kind: "drive", file: file, line: line) { event in
+    asObservable().subscribeTerminal(
+      kind: "drive", file: file, line: line, isolation: #isolation
+    ) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -152,7 +154,9 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribeTerminal(kind: "drive", file: file, line: line) { event in
+    asObservable().subscribeTerminal(
+      kind: "drive", file: file, line: line, isolation: #isolation
+    ) { event in
       let optional = event.map { Optional($0) }
       for observer in observers { observer.on(optional) }
     }
@@ -169,7 +173,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "drive", file: file, line: line,
+      kind: "drive", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -186,7 +190,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "drive", file: file, line: line,
+      kind: "drive", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -203,7 +207,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "drive", file: file, line: line,
+      kind: "drive", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -220,7 +224,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "drive", file: file, line: line,
+      kind: "drive", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })

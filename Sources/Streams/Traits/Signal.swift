@@ -130,7 +130,9 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribeTerminal(kind: "emit(to:)", file: file, line: line) { event in
+    asObservable().subscribeTerminal(
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation
+    ) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -146,7 +148,9 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribeTerminal(kind: "emit(to:)", file: file, line: line) { event in
+    asObservable().subscribeTerminal(
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation
+    ) { event in
       let optional = event.map { Optional($0) }
       for observer in observers { observer.on(optional) }
     }
@@ -163,7 +167,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to relays: PublishRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "emit(to:)", file: file, line: line,
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -180,7 +184,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to relays: PublishRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "emit(to:)", file: file, line: line,
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -197,7 +201,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "emit(to:)", file: file, line: line,
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -214,7 +218,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "emit(to:)", file: file, line: line,
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -231,7 +235,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "emit(to:)", file: file, line: line,
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
@@ -248,7 +252,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     asObservable().subscribeElements(
-      kind: "emit(to:)", file: file, line: line,
+      kind: "emit(to:)", file: file, line: line, isolation: #isolation,
       { element in
         for relay in relays { relay.accept(element) }
       })
