@@ -13,7 +13,7 @@ import StreamsTrace
 ///
 /// ```swift
 /// let graph = GeneratedAppTrace.make(screens: 200, subscriptionsPerScreen: 25)
-/// print(graph.nodes.count)  // about 11,000
+/// print(graph.nodes.count)  // 13,023
 /// ```
 public enum GeneratedAppTrace {
   /// The stores every screen may send into.

@@ -87,7 +87,7 @@ extension TraceGraph {
     var byID: [UInt64: Node] = [:]
     for node in nodes where byID[node.id] == nil { byID[node.id] = node }
     func owner(_ node: Node) -> String {
-      node.owner ?? RecorderState.ownerFromFile(node.file) ?? "(no owner)"
+      node.owner ?? RecorderState.ownerFromFile(node.file) ?? "(unknown owner)"
     }
     var paths: [UInt64: String] = [:]
     // The chain that leads to `node` and its kind; a named upstream stands for all above it, and

@@ -20,7 +20,7 @@ struct CouplingMapTests {
     #expect(Set(map.links.map { "\($0.from)>\($0.to)" }).count == map.links.count)
   }
 
-  @Test("the generated 200-screen app: about 11,000 nodes in one box per owner")
+  @Test("the generated 200-screen app: 13,023 nodes in one box per owner")
   func generatedApp() throws {
     let graph = GeneratedAppTrace.make(screens: 200, subscriptionsPerScreen: 25)
     #expect(graph.nodes.count > 10_000)
