@@ -29,7 +29,7 @@ struct QueuedEvent {
 
   @inline(__always)
   init(
-    kind: Kind, event: TraceGraph.EventKind, hop: TraceGraph.Hop, thread: UInt32,
+    kind: Kind, event: TraceGraph.EventKind, hop: ThreadContext.Via, thread: UInt32,
     delivery: UInt64, from: UInt64, to: UInt64, cause: UInt64, time: UInt64,
     cell: Unmanaged<NodeValues>?
   ) {
@@ -308,7 +308,8 @@ extension SeqlockRing {
       streams_atomic_store_release(
         slot + 5,
         Int(entry.thread) | Int(unsafeBitCast(entry.event, to: UInt8.self)) << 32
-          | Int(unsafeBitCast(entry.hop, to: UInt8.self)) << 40)
+          | Int(unsafeBitCast(entry.hop.hop, to: UInt8.self)) << 40
+          | Int(entry.hop.label) << 48)
       streams_atomic_store_release(slot + 6, entry.valueType)
       streams_atomic_store_release(slot + 7, Int(bitPattern: UInt(entry.first)))
       streams_atomic_store_release(slot + 8, Int(bitPattern: UInt(entry.second)))
@@ -326,7 +327,9 @@ extension SeqlockRing {
           time: UInt64(UInt(bitPattern: slot[4])), thread: UInt32(truncatingIfNeeded: packed),
           event: unsafeBitCast(
             UInt8(truncatingIfNeeded: packed >> 32), to: TraceGraph.EventKind.self),
-          hop: unsafeBitCast(UInt8(truncatingIfNeeded: packed >> 40), to: TraceGraph.Hop.self),
+          hop: ThreadContext.Via(
+            hop: unsafeBitCast(UInt8(truncatingIfNeeded: packed >> 40), to: TraceGraph.Hop.self),
+            label: UInt16(truncatingIfNeeded: packed >> 48)),
           valueType: slot[6], first: UInt64(UInt(bitPattern: slot[7])),
           second: UInt64(UInt(bitPattern: slot[8]))))
     })

@@ -137,7 +137,7 @@ struct RingEntry {
   var time: UInt64
   var thread: UInt32
   var event: TraceGraph.EventKind
-  var hop: TraceGraph.Hop
+  var hop: ThreadContext.Via
   /// The plain element's type (as a word; 0 for none) and bytes.
   var valueType: Int
   var first: UInt64
@@ -269,8 +269,12 @@ struct RecorderState {
   /// The threads' queues of what they recorded without the lock.
   var queues: [EventQueue] = []
 
-  init(configuration: TraceConfiguration) {
+  /// The names of the hops' schedulers and queues, shared with the recorder.
+  let hopLabels: HopLabels
+
+  init(configuration: TraceConfiguration, hopLabels: HopLabels) {
     self.configuration = configuration
+    self.hopLabels = hopLabels
     ring = DeliveryRing(capacity: configuration.recentDeliveries)
   }
 
@@ -691,6 +695,7 @@ struct RecorderState {
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
     let recent = recentDeliveries()
+    let labels = hopLabels.names
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
     // The rings of the subscriptions reporting values now, by the values object they report
     // into.
@@ -714,8 +719,8 @@ struct RecorderState {
           TraceGraph.Delivery(
             id: entry.id, from: canonicalID(entry.from == 0 ? entry.to : entry.from),
             to: canonicalID(entry.to),
-            event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop,
-            thread: entry.thread, time: entry.time)
+            event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop.hop,
+            thread: entry.thread, time: entry.time, queue: entry.hop.label == 0 ? nil : labels[Int(entry.hop.label)])
         }),
       nodeValues: nodeValues,
       deliveryValues: configuration.recentValues == 0

@@ -30,7 +30,7 @@ struct ThreadContext {
     /// set it off; 0 when none is known.
     var delivery: UInt64
     /// How `delivery` reached this frame: directly, through a scheduler or into a task.
-    var via: TraceGraph.Hop
+    var via: Via
   }
 
   /// A subject this thread has already made known to a recorder.
@@ -105,7 +105,7 @@ struct ThreadContext {
   /// Pushes a frame; the first frame on an empty stack sets the time of everything under it.
   @inline(__always)
   func push(
-    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: TraceGraph.Hop = .direct,
+    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: Via = .direct,
     fineTime: Bool
   ) {
     let depth = streams_trace_depth_get()
@@ -120,7 +120,7 @@ struct ThreadContext {
   /// one (which grows it), out of line.
   @inline(never)
   private func pushFirstOrGrowing(
-    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: TraceGraph.Hop, fineTime: Bool
+    _ kind: Frame.Kind, node: UInt64, delivery: UInt64, via: Via, fineTime: Bool
   ) {
     let depth = streams_trace_depth_get()
     if depth == 0 {
@@ -194,7 +194,7 @@ struct ThreadContext {
   /// How what happens now reached its cause: through a scheduler when a hop lies between it and
   /// the delivery it belongs to.
   var currentHop: TraceGraph.Hop {
-    currentDeliveryFrame?.via ?? .direct
+    currentDeliveryFrame?.via.hop ?? .direct
   }
 
   /// The calling thread's context, made on first use and freed when the thread exits.

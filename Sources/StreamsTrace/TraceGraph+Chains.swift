@@ -167,7 +167,10 @@ extension TraceGraph {
         "#\(delivery.id) \(Self.describe(delivery)): "
         + "\(labels.label(delivery.from)) -> \(labels.label(delivery.to))"
       if delivery.hop != .direct {
-        step += " [\(delivery.hop.rawValue), thread \(delivery.thread)]"
+        // The queue as the developer named it; the thread only where no scheduler said.
+        step +=
+          delivery.queue.map { " [via \($0)]" }
+          ?? " [\(delivery.hop.rawValue), thread \(delivery.thread)]"
       }
       steps.append(step)
     }
@@ -205,7 +208,8 @@ extension TraceGraph {
     /// The distinct files of the deliveries' `from` and `to` nodes, in first-touched order.
     public var files: [String]
     /// One line per delivery: `#id next(value): from -> to` (the value when recorded), with the
-    /// hop and thread when it did not run directly inside its cause.
+    /// scheduler or queue it hopped through (`[via main queue]`; the hop and thread where no
+    /// scheduler said) when it did not run directly inside its cause.
     public var steps: [String]
 
     /// The delivery the chain starts from.

@@ -283,6 +283,10 @@ private struct DumpWriter {
     unsigned(UInt64(delivery.thread))
     raw(",\"time\":")
     unsigned(delivery.time)
+    if let queue = delivery.queue {
+      raw(",\"queue\":")
+      string(queue)
+    }
     if let value = delivery.value {
       raw(",\"value\":")
       string(value)
@@ -1111,6 +1115,7 @@ private struct DumpDecoder {
       hop: try enumeration("hop", in: fields),
       thread: try unsigned("thread", in: fields),
       time: try unsigned("time", in: fields),
+      queue: try optionalString("queue", in: fields),
       value: try optionalString("value", in: fields))
   }
 

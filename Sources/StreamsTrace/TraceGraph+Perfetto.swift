@@ -26,7 +26,8 @@ extension TraceGraph {
   ///   received it (``Delivery/to``; for a send into a subject, the subject). Its name is the
   ///   event kind and, when recorded, the value (`next: apple`, cut at 100 characters); its
   ///   `args` hold the `delivery` id, the `event`, the `from` and `to` ids, the sender's
-  ///   description (`from_node`), the `cause`, the `hop`, the recorder's `thread` number, the
+  ///   description (`from_node`), the `cause`, the `hop` and its `queue` (after a hop, where the
+  ///   scheduler says), the recorder's `thread` number, the
   ///   recorded `time_ns`, the full `value`, and `end` (which rule below gave its end).
   /// - **Flows.** An arrow (`s` and `f` events with `"bp":"e"` and a unique `id`, named after the
   ///   effect's hop: `direct`, `scheduler` or `task`, category `cause`) from each delivery to each
@@ -547,6 +548,10 @@ private struct ChromeTraceExport {
     }
     writer.raw(",\"hop\":")
     writer.string(delivery.hop.rawValue)
+    if let queue = delivery.queue {
+      writer.raw(",\"queue\":")
+      writer.string(queue)
+    }
     writer.raw(",\"thread\":")
     writer.int(Int(delivery.thread))
     writer.raw(",\"time_ns\":")

@@ -235,6 +235,10 @@ extension TraceGraph {
     public var cause: UInt64?
     /// How the cause reached this delivery.
     public var hop: Hop
+    /// After a hop, where the work went, as the tracer names it: `main queue`, `queue
+    /// com.app.search` (a dispatch queue's label), `TestScheduler`, `Task`; `nil` for a direct
+    /// delivery, or a hop through a scheduler that does not say.
+    public var queue: String?
     /// A small number naming the thread it ran on (1 is the first thread seen).
     public var thread: UInt32
     /// When, in nanoseconds of the recorder's clock.
@@ -245,7 +249,8 @@ extension TraceGraph {
     /// A delivery with the given fields.
     public init(
       id: UInt64, from: UInt64, to: UInt64, event: EventKind, cause: UInt64? = nil,
-      hop: Hop = .direct, thread: UInt32 = 1, time: UInt64 = 0, value: String? = nil
+      hop: Hop = .direct, thread: UInt32 = 1, time: UInt64 = 0, queue: String? = nil,
+      value: String? = nil
     ) {
       self.id = id
       self.from = from
@@ -255,6 +260,7 @@ extension TraceGraph {
       self.hop = hop
       self.thread = thread
       self.time = time
+      self.queue = queue
       self.value = value
     }
   }

@@ -85,11 +85,13 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   private let timeline: Bool
   /// Reads the app's source to name nodes (files read once per recorder).
   let sourceNames: SourceNames
+  /// The names of the schedulers and queues that work hopped through.
+  let hopLabels = HopLabels()
 
   /// A recorder keeping what `configuration` says.
   public init(configuration: TraceConfiguration = TraceConfiguration()) {
     self.configuration = configuration
-    self.state = Protected(RecorderState(configuration: configuration))
+    self.state = Protected(RecorderState(configuration: configuration, hopLabels: hopLabels))
     self.serial = UInt64(Self.serials.increment())
     self.recordsValues = configuration.recentValues > 0
     self.ringKeepsValues = recordsValues && configuration.recentDeliveries > 0
@@ -190,7 +192,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     ThreadContext.current.pop()
   }
 
-  public func hop(_ kind: TraceHopKind) -> (any TraceHop)? {
+  public func hop(_ kind: TraceHopKind, label: String) -> (any TraceHop)? {
     let context = ThreadContext.current
     let frame = context.currentDeliveryFrame
     let subscribing: UInt64?
@@ -202,7 +204,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     guard frame != nil || subscribing != nil else { return nil }
     return CauseCarrier(
       delivery: frame.map { ($0.node, $0.delivery) }, subscribing: subscribing,
-      via: kind == .task ? .task : .scheduler, fineTime: timeline)
+      via: ThreadContext.Via(
+        hop: kind == .task ? .task : .scheduler, label: hopLabels.number(of: label)),
+      fineTime: timeline)
   }
 
   // MARK: Per event
@@ -612,11 +616,11 @@ final class TerminalSubscription: TraceSubscription {
 final class CauseCarrier: TraceHop {
   let delivery: (receiver: UInt64, id: UInt64)?
   let subscribing: UInt64?
-  let via: TraceGraph.Hop
+  let via: ThreadContext.Via
   let fineTime: Bool
 
   init(
-    delivery: (receiver: UInt64, id: UInt64)?, subscribing: UInt64?, via: TraceGraph.Hop,
+    delivery: (receiver: UInt64, id: UInt64)?, subscribing: UInt64?, via: ThreadContext.Via,
     fineTime: Bool
   ) {
     self.delivery = delivery

@@ -25,6 +25,9 @@ struct TraceRecorderHopTests {
     #expect(chain.deliveries.last?.cause == root.id)
     let subscriber = try #require(graph.nodes.first { $0.kind == "subscribe" })
     #expect(chain.deliveries.last?.from == subscriber.id)
+    // The hop is named after the scheduler, not the thread.
+    #expect(chain.deliveries.map(\.queue) == [nil, "TestScheduler"])
+    #expect(chain.steps.last?.hasSuffix(" [via TestScheduler]") == true)
   }
 
   @Test("with a timeline, the scheduled delivery's cause is the one that scheduled it")
@@ -67,6 +70,11 @@ struct TraceRecorderHopTests {
     let hopped = try #require(chain.deliveries.last)
     #expect(hopped.hop == .scheduler)
     #expect(hopped.thread != root.thread)
+    // Named by the queue's label, in the chain and through a dump.
+    #expect(hopped.queue == "queue trace.hop")
+    #expect(chain.steps.last?.hasSuffix(" [via queue trace.hop]") == true)
+    let read = try TraceGraph(dump: graph.dump())
+    #expect(read.deliveries.map(\.queue) == graph.deliveries.map(\.queue))
   }
 
   @Test("with a timeline, every delivery after a queue hop is on the other thread")
@@ -86,6 +94,11 @@ struct TraceRecorderHopTests {
     let hopped = try #require(chain.deliveries.last)
     #expect(hopped.hop == .scheduler)
     #expect(hopped.thread != root.thread)
+    // Named by the queue's label, in the chain and through a dump.
+    #expect(hopped.queue == "queue trace.hop")
+    #expect(chain.steps.last?.hasSuffix(" [via queue trace.hop]") == true)
+    let read = try TraceGraph(dump: graph.dump())
+    #expect(read.deliveries.map(\.queue) == graph.deliveries.map(\.queue))
   }
 
   @Test("a bridge's Task carries the cause of the delivery that started it")
@@ -113,6 +126,7 @@ struct TraceRecorderHopTests {
     // send into input → (the task) → send into output, by the subscriber
     #expect(chain.deliveries.map(\.value) == ["4", "40"])
     #expect(chain.deliveries.map(\.hop) == [.direct, .task])
+    #expect(chain.deliveries.map(\.queue) == [nil, "Task"])
   }
 
   @Test("a state binding's hop to the main queue carries the cause")

@@ -50,8 +50,10 @@ public protocol StreamsTracer: AnyObject, Sendable {
   /// Called when work is handed to a scheduler or a task (`observe(on:)`, `delay`, `debounce`,
   /// `subscribe(on:)`, a state binding's hop: `.scheduler`; a bridge's `Task`: `.task`): return
   /// what carries the cause of the work (the delivery under way on this thread) to where it runs,
-  /// or `nil`. The default returns `nil`.
-  func hop(_ kind: TraceHopKind) -> (any TraceHop)?
+  /// or `nil`. `label` names where the work goes as a developer knows it: `main queue`, `queue
+  /// com.app.search` (a dispatch queue's label), `TestScheduler`, `Task`. The default returns
+  /// `nil`.
+  func hop(_ kind: TraceHopKind, label: String) -> (any TraceHop)?
 }
 
 /// How work reaches the place where it runs (see ``StreamsTracer/hop(_:)``).
@@ -73,7 +75,7 @@ extension StreamsTracer {
   public func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)? { nil }
 
   /// Carries nothing across hops.
-  public func hop(_ kind: TraceHopKind) -> (any TraceHop)? { nil }
+  public func hop(_ kind: TraceHopKind, label: String) -> (any TraceHop)? { nil }
 
   /// Delivers what is sent into subjects without recording it.
   public func send(
@@ -408,12 +410,13 @@ public enum Tracing {
   }
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`
-  /// itself when no tracer is installed (one atomic load).
+  /// itself when no tracer is installed (one atomic load; `label`, naming the scheduler, is made
+  /// only for a tracer).
   @inlinable
   static func carryingCause<State>(
-    _ action: @escaping @Sendable (State) -> any Disposable
+    _ action: @escaping @Sendable (State) -> any Disposable, to label: @autoclosure () -> String
   ) -> @Sendable (State) -> any Disposable {
-    guard isInstalled, let hop = current?.hop(.scheduler) else { return action }
+    guard isInstalled, let hop = current?.hop(.scheduler, label: label()) else { return action }
     return { state in
       var disposable: (any Disposable)?
       hop.run { disposable = action(state) }
@@ -423,8 +426,10 @@ public enum Tracing {
 
   /// `work`, made to run with the cause captured now restored when a tracer wants it.
   @inlinable
-  static func carryingCause(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    guard isInstalled, let hop = current?.hop(.scheduler) else { return work }
+  static func carryingCause(
+    to label: @autoclosure () -> String, _ work: @escaping @Sendable () -> Void
+  ) -> @Sendable () -> Void {
+    guard isInstalled, let hop = current?.hop(.scheduler, label: label()) else { return work }
     return { hop.run(work) }
   }
 
@@ -433,7 +438,7 @@ public enum Tracing {
   static func carryingCause<Element>(intoTask observer: AnyObserver<Element>)
     -> AnyObserver<Element>
   {
-    guard isInstalled, let hop = current?.hop(.task) else { return observer }
+    guard isInstalled, let hop = current?.hop(.task, label: "Task") else { return observer }
     return AnyObserver { event in hop.run { observer.on(event) } }
   }
 

@@ -14,12 +14,18 @@ struct DispatchQueueConfiguration: Sendable {
   let queue: DispatchQueue
   let leeway: DispatchTimeInterval
 
+  /// The queue as a trace names it: `main queue`, `queue com.app.search`.
+  var hopLabel: String {
+    if queue === DispatchQueue.main { return "main queue" }
+    return queue.label.isEmpty ? "dispatch queue" : "queue \(queue.label)"
+  }
+
   /// Runs `action` asynchronously on the queue unless disposed first.
   func schedule<StateType: Sendable>(
     _ state: StateType, action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     let cancel = SingleAssignmentDisposable()
-    let action = Tracing.carryingCause(action)
+    let action = Tracing.carryingCause(action, to: hopLabel)
     queue.async {
       if cancel.isDisposed { return }
       cancel.setDisposable(action(state))
@@ -33,7 +39,7 @@ struct DispatchQueueConfiguration: Sendable {
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
     if case .never = dueTime { return BooleanDisposable() }
-    let action = Tracing.carryingCause(action)
+    let action = Tracing.carryingCause(action, to: hopLabel)
     let timer = DispatchSource.makeTimerSource(queue: queue)
     let disposable = DispatchTimerDisposable(timer: timer)
     timer.schedule(deadline: DispatchTime.now() + dueTime.clampedToZero, leeway: leeway)

@@ -150,7 +150,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     _ state: StateType, time: VirtualTime,
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    let action = Tracing.carryingCause(action)
+    let action = Tracing.carryingCause(action, to: "\(type(of: self))")
     let instant = bridge.erase(time)
     return self.state.withLock { s in
       let item =
