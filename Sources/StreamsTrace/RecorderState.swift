@@ -720,7 +720,8 @@ struct RecorderState {
             id: entry.id, from: canonicalID(entry.from == 0 ? entry.to : entry.from),
             to: canonicalID(entry.to),
             event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop.hop,
-            thread: entry.thread, time: entry.time, queue: entry.hop.label == 0 ? nil : labels[Int(entry.hop.label)])
+            thread: entry.thread, time: entry.time,
+            queue: entry.hop.label == 0 ? nil : labels[Int(entry.hop.label)])
         }),
       nodeValues: nodeValues,
       deliveryValues: configuration.recentValues == 0

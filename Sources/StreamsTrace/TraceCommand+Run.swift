@@ -143,26 +143,72 @@ struct Run {
 
   func load(_ path: String) throws(CommandError) -> TraceGraph {
     let name = path == "-" ? "standard input" : path
-    // A file that is not a dump is turned away on its first bytes, before it is read whole.
-    if path != "-", let readPrefix = environment.readPrefix, let prefix = try? readPrefix(path, 512)
-    {
-      if let problem = Self.notADump(prefix) { throw .data("\(name): \(problem)") }
-    }
-    let text: String
-    do {
-      text = try environment.read(path)
-    } catch {
-      throw CommandError(message: "cannot read '\(path)': \(error.message)", status: .noInput)
-    }
-    if let problem = Self.notADump(String(text.prefix(512))) { throw .data("\(name): \(problem)") }
     let graph: TraceGraph
-    do {
-      graph = try TraceGraph(dump: text)
-    } catch {
-      throw .data("\(name): \(error)")
+    if let open = environment.open {
+      graph = try read(path, name: name, in: open)
+    } else {
+      let text: String
+      do {
+        text = try environment.read(path)
+      } catch {
+        throw Self.cannotRead(path, error)
+      }
+      if let problem = Self.notADump(String(text.prefix(512))) {
+        throw .data("\(name): \(problem)")
+      }
+      do {
+        graph = try TraceGraph(dump: text)
+      } catch {
+        throw .data("\(name): \(error)")
+      }
     }
     if let missing = Self.missingNode(in: graph) { throw .data("\(name): \(missing)") }
     return sources.isEmpty ? graph : graph.namedFromSources(in: sources)
+  }
+
+  /// Reads the dump at `path` a chunk at a time: a file that is not a dump is turned away on
+  /// its first bytes, and a dump is read in bounded memory (``TraceGraph/init(readingDump:)``).
+  private func read(
+    _ path: String, name: String,
+    in open: @Sendable (String) throws(TraceFile.Error) -> TraceCommand.Environment.Chunks
+  ) throws(CommandError) -> TraceGraph {
+    let next: TraceCommand.Environment.Chunks
+    var head: [UInt8] = []
+    do {
+      next = try open(path)
+      while head.count < 512, let chunk = try next() { head += chunk }
+    } catch {
+      throw Self.cannotRead(path, error)
+    }
+    if let problem = Self.notADump(String(decoding: head.prefix(512), as: UTF8.self)) {
+      throw .data("\(name): \(problem)")
+    }
+    var pending: [UInt8]? = head
+    var failure: TraceFile.Error?
+    let graph: TraceGraph
+    do {
+      graph = try TraceGraph(readingDump: {
+        if let chunk = pending {
+          pending = nil
+          return chunk
+        }
+        do throws(TraceFile.Error) {
+          return try next()
+        } catch {
+          failure = error
+          return nil
+        }
+      })
+    } catch {
+      if let failure { throw Self.cannotRead(path, failure) }
+      throw .data("\(name): \(error)")
+    }
+    if let failure { throw Self.cannotRead(path, failure) }
+    return graph
+  }
+
+  private static func cannotRead(_ path: String, _ error: TraceFile.Error) -> CommandError {
+    CommandError(message: "cannot read '\(path)': \(error.message)", status: .noInput)
   }
 
   /// Why a file that starts with `prefix` is not a trace dump, or `nil` when it may be one.

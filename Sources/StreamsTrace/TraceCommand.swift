@@ -36,26 +36,30 @@ public enum TraceCommand {
 
   /// How the command reaches files.
   public struct Environment: Sendable {
+    /// Gives the next chunk of an open file, `nil` at its end; throws the system's message.
+    public typealias Chunks = () throws(TraceFile.Error) -> [UInt8]?
+
     /// Reads the file at a path (`-` is standard input); throws the system's message.
     public var read: @Sendable (String) throws(TraceFile.Error) -> String
     /// Writes text to the file at a path; throws the system's message.
     public var write: @Sendable (String, String) throws(TraceFile.Error) -> Void
-    /// Reads at most the given number of bytes from the start of the file at a path, to turn
-    /// away a file that is not a dump before reading it whole; `nil`: the first bytes are
-    /// checked after `read`.
-    public var readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)?
+    /// Opens the file at a path (`-` is standard input) to read it a chunk at a time, giving
+    /// what returns the next chunk (`nil` at the end): a dump is then read in bounded memory,
+    /// and a file that is not a dump is turned away on its first chunk. `nil`: dumps are read
+    /// whole with `read`.
+    public var open: (@Sendable (String) throws(TraceFile.Error) -> Chunks)?
     /// Makes a folder and those above it (for `report`); `nil` where folders need no making.
     public var makeFolder: (@Sendable (String) throws(TraceFile.Error) -> Void)?
 
     public init(
       read: @escaping @Sendable (String) throws(TraceFile.Error) -> String,
       write: @escaping @Sendable (String, String) throws(TraceFile.Error) -> Void,
-      readPrefix: (@Sendable (String, Int) throws(TraceFile.Error) -> String)? = nil,
+      open: (@Sendable (String) throws(TraceFile.Error) -> Chunks)? = nil,
       makeFolder: (@Sendable (String) throws(TraceFile.Error) -> Void)? = nil
     ) {
       self.read = read
       self.write = write
-      self.readPrefix = readPrefix
+      self.open = open
       self.makeFolder = makeFolder
     }
 
@@ -64,8 +68,9 @@ public enum TraceCommand {
       Environment(
         read: { path throws(TraceFile.Error) in try TraceFile.read(path) },
         write: { path, text throws(TraceFile.Error) in try TraceFile.write(text, to: path) },
-        readPrefix: { path, count throws(TraceFile.Error) in
-          try TraceFile.read(path, upTo: count)
+        open: { path throws(TraceFile.Error) in
+          let file = try TraceFile.chunks(path)
+          return { () throws(TraceFile.Error) in try file.next() }
         },
         makeFolder: { path throws(TraceFile.Error) in try TraceFile.makeFolder(path) })
     }

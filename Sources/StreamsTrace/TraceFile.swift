@@ -22,45 +22,59 @@ public enum TraceFile {
     }
   }
 
-  /// Reads at most `limit` bytes from the start of the file at `path` as UTF-8 (a character cut
-  /// at the end reads as U+FFFD).
-  public static func read(_ path: String, upTo limit: Int) throws(Error) -> String {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw systemError() }
-    defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: max(0, limit))
-    var filled = 0
-    while filled < buffer.count {
-      let count = buffer[filled...].withUnsafeMutableBytes {
-        systemRead(descriptor, $0.baseAddress, $0.count)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw systemError()
-      }
-      if count == 0 { break }
-      filled += count
-    }
-    return String(decoding: buffer[..<filled], as: UTF8.self)
-  }
-
   /// Reads the whole file at `path` as UTF-8 (`-`: standard input).
   public static func read(_ path: String) throws(Error) -> String {
-    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw systemError() }
-    defer { if descriptor != 0 { close(descriptor) } }
+    let file = try chunks(path)
     var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = systemRead(descriptor, &buffer, buffer.count)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw systemError()
-      }
-      if count == 0 { break }
-      bytes.append(contentsOf: buffer[0..<count])
+    while let chunk = try file.next() {
+      bytes.append(contentsOf: chunk)
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Opens the file at `path` (`-`: standard input) to be read a chunk at a time, as
+  /// ``TraceGraph/init(readingDump:)`` reads a dump.
+  public static func chunks(_ path: String, size: Int = 65_536) throws(Error) -> Chunks {
+    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw systemError() }
+    return Chunks(descriptor: descriptor, size: max(1, size))
+  }
+
+  /// A file open for reading, a chunk at a time; closed at its end or when let go of.
+  public final class Chunks {
+    private var descriptor: Int32
+    private let size: Int
+
+    fileprivate init(descriptor: Int32, size: Int) {
+      self.descriptor = descriptor
+      self.size = size
+    }
+
+    /// The next bytes of the file (at most the chunk size), or `nil` at its end.
+    public func next() throws(Error) -> [UInt8]? {
+      guard descriptor >= 0 else { return nil }
+      var buffer = [UInt8](repeating: 0, count: size)
+      while true {
+        let count = systemRead(descriptor, &buffer, buffer.count)
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw systemError()
+        }
+        if count == 0 {
+          finish()
+          return nil
+        }
+        buffer.removeSubrange(count...)
+        return buffer
+      }
+    }
+
+    private func finish() {
+      if descriptor > 0 { close(descriptor) }
+      descriptor = -1
+    }
+
+    deinit { finish() }
   }
 
   /// Writes `text` to the file at `path`, replacing it (`-`: standard output).
@@ -88,7 +102,7 @@ public enum TraceFile {
     }
   }
 
-  private static func systemError() -> Error {
+  fileprivate static func systemError() -> Error {
     Error(String(cString: strerror(errno)))
   }
 }

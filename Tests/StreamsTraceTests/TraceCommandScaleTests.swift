@@ -4,10 +4,12 @@ import Testing
 
 @Suite("The command line at app scale")
 struct TraceCommandScaleTests {
-  /// Files in memory; `prefixReads` counts the reads of first bytes, `wholeReads` the rest.
+  /// Files in memory, opened in chunks of 4 KiB; `chunksRead` counts the chunks handed out,
+  /// `wholeReads` the files read whole.
   final class Files: @unchecked Sendable {
     var contents: [String: String]
     var wholeReads = 0
+    var chunksRead = 0
     init(_ contents: [String: String]) { self.contents = contents }
 
     var environment: TraceCommand.Environment {
@@ -18,16 +20,22 @@ struct TraceCommandScaleTests {
           return text
         },
         write: { path, text throws(TraceFile.Error) in self.contents[path] = text },
-        readPrefix: { path, count throws(TraceFile.Error) in
+        open: { path throws(TraceFile.Error) in
           guard let text = self.contents[path] else { throw TraceFile.Error("No such file") }
-          return String(text.utf8.prefix(count)) ?? ""
+          var rest = Array(text.utf8)[...]
+          return { () throws(TraceFile.Error) -> [UInt8]? in
+            guard !rest.isEmpty else { return nil }
+            self.chunksRead += 1
+            defer { rest = rest.dropFirst(4096) }
+            return Array(rest.prefix(4096))
+          }
         })
     }
   }
 
   static let app = GeneratedAppTrace.make(screens: 60, subscriptionsPerScreen: 25)
 
-  @Test("a Perfetto export or a file that is not a dump is turned away on its first bytes")
+  @Test("a file that is not a dump is turned away on its first chunk; a dump is read by chunks")
   func firstBytes() {
     let files = Files([
       "app.trace.json": Self.app.chromeTrace(),
@@ -41,6 +49,14 @@ struct TraceCommandScaleTests {
     #expect(garbage.status == .badInput)
     #expect(garbage.error.contains("not a trace dump: it starts with '·garbage"))
     #expect(files.wholeReads == 0)
+    #expect(files.chunksRead == 2)  // one chunk of each file
+    // A dump is read through, chunk by chunk, never whole.
+    let dump = Self.app.dump()
+    files.contents["app.dump.json"] = dump
+    let summary = TraceCommand.run(["summary", "app.dump.json"], environment: files.environment)
+    #expect(summary.status == .success)
+    #expect(files.wholeReads == 0)
+    #expect(files.chunksRead == 2 + (dump.utf8.count + 4095) / 4096)
   }
 
   @Test("a dump whose edges name a node it does not have is rejected")

@@ -169,7 +169,8 @@ final class StateBinding<Element: Sendable>: Sendable {
       return true
     }
     if scheduleHop {
-      DispatchQueue.main.async(execute: Tracing.carryingCause(to: "main queue") { _ = self.writeBacklog() })
+      DispatchQueue.main.async(
+        execute: Tracing.carryingCause(to: "main queue") { _ = self.writeBacklog() })
     }
   }
 
