@@ -56,7 +56,7 @@ public protocol StreamsTracer: AnyObject, Sendable {
   func hop(_ kind: TraceHopKind, label: String) -> (any TraceHop)?
 }
 
-/// How work reaches the place where it runs (see ``StreamsTracer/hop(_:)``).
+/// How work reaches the place where it runs (see ``StreamsTracer/hop(_:label:)``).
 public enum TraceHopKind: Sendable {
   /// Through a scheduler or a dispatch queue.
   case scheduler
@@ -64,7 +64,7 @@ public enum TraceHopKind: Sendable {
   case task
 }
 
-/// Carries the cause of scheduled work across a hop (see ``StreamsTracer/hop(_:)``).
+/// Carries the cause of scheduled work across a hop (see ``StreamsTracer/hop(_:label:)``).
 public protocol TraceHop: AnyObject, Sendable {
   /// Runs `work` where the scheduler runs it, with the captured cause restored.
   func run(_ work: () -> Void)
