@@ -9,7 +9,8 @@ The convention (CONTRIBUTING.md, "Code blocks in the README and the guides"):
   StreamsTest, StreamsState, StreamsTrace) as `swift build` built them;
 - a block fenced ```swift continues is compiled together with the block it continues: the nearest
   compiled block before it in the same file, and so on back to the nearest compiled block without
-  `continues` (the program is those blocks, in file order, then this one);
+  `continues` (the program is those blocks, in file order, then this one); the prose around it
+  must say so, since GitHub does not show the fence's words;
 - a block fenced ```swift continues=NAME continues the earlier block fenced with `id=NAME` in the
   same file instead (its program is that block's program, then this one); `id=NAME` may be added
   to any compiled block, and names one block per file;
@@ -25,6 +26,10 @@ Every compiled block is one unit: a folder OUT/units/<file>_L<line>/ whose main.
 block's program, each block preceded by `#sourceLocation(file: "<markdown>", line: N)`, so that
 the compiler reports errors and warnings at the markdown file and line of the code itself. A
 block that others continue is also compiled alone (with what it continues), as its own unit.
+check-snippets.sh gives `compile` the compiler and its flags (Swift 6 mode, warnings as errors,
+-DDEBUG, the package's module folder); `compile` adds `-module-name Snippet -c main.swift`, so
+that the SIL diagnostics run too (an object file, not linked), and a main.swift's top-level code
+is main-actor code.
 
 Usage:
   snippets.py generate ROOT OUT MARKDOWN...  write the units into OUT; check the fences, the
@@ -268,9 +273,8 @@ def compile_units(out, command):
 
   def run(unit):
     directory = os.path.join(out, "units", unit["dir"])
-    for stale in ("main.o",):
-      if os.path.exists(os.path.join(directory, stale)):
-        os.remove(os.path.join(directory, stale))
+    if os.path.exists(os.path.join(directory, "main.o")):
+      os.remove(os.path.join(directory, "main.o"))
     result = subprocess.run(
       command + ["-module-name", "Snippet", "-c", "main.swift", "-o", "main.o"],
       cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
