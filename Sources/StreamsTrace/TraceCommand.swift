@@ -5,7 +5,7 @@
 /// ``Environment`` it is given.
 ///
 /// ```swift
-/// let result = TraceCommand.run(["cycles", "app.trace.json"], environment: files)
+/// let result = TraceCommand.run(["cycles", "app.dump.json"], environment: files)
 /// print(result.output, terminator: "")
 /// ```
 public enum TraceCommand {

@@ -12,7 +12,7 @@ extension TraceRecorder {
   /// replacing it: the file to attach to a bug report, or to read with `streams-trace`.
   ///
   /// ```swift
-  /// try recorder.dump(to: "/tmp/app.trace.json")
+  /// try recorder.dump(to: "/tmp/app.dump.json")
   /// ```
   public func dump(to path: String) throws(TraceFile.Error) {
     try TraceFile.write(graph.dump(), to: path)
@@ -22,7 +22,7 @@ extension TraceRecorder {
   /// (not when it crashes or is killed).
   ///
   /// ```swift
-  /// AppTrace.recorder.dumpAtExit(to: NSTemporaryDirectory() + "app.trace.json")
+  /// AppTrace.recorder.dumpAtExit(to: NSTemporaryDirectory() + "app.dump.json")
   /// ```
   public func dumpAtExit(to path: String) {
     let first = ExitDumps.shared.withLock { dumps in
@@ -41,7 +41,7 @@ extension TraceRecorder {
   /// writes the dump, so the dump may take locks and allocate as usual.
   ///
   /// ```swift
-  /// let trigger = recorder.dumpOnSignal(to: "/tmp/app.trace.json")
+  /// let trigger = recorder.dumpOnSignal(to: "/tmp/app.dump.json")
   /// // ... later, if the app no longer wants it:
   /// trigger.cancel()
   /// ```
