@@ -37,33 +37,8 @@ trap 'rm -rf "$work"' EXIT
 
 # --- tools -----------------------------------------------------------------------------------
 
-find_chromium() {
-  local name
-  for name in chromium chromium-browser chromium-headless-shell google-chrome; do
-    if command -v "$name" >/dev/null 2>&1; then
-      command -v "$name"
-      return 0
-    fi
-  done
-  return 1
-}
-
-missing=()
-command -v dot >/dev/null 2>&1 || missing+=(graphviz)
-find_chromium >/dev/null || missing+=(chromium)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-if command -v python3 >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then
-  missing+=(python3-pip)
-fi
-if ((${#missing[@]} > 0)); then
-  echo "== installing ${missing[*]}"
-  sudo=()
-  if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-fi
-chromium=$(find_chromium)
+. "$(dirname "$0")/lib.sh"
+need_graph_tools pip
 
 mermaid_js=$cache/mermaid-$MERMAID_VERSION/mermaid.min.js
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }

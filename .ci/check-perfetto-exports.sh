@@ -31,11 +31,8 @@ ci=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$ci")
 started=$SECONDS
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "== installing python3"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null
-fi
+. "$ci/lib.sh"
+command -v python3 >/dev/null 2>&1 || apt_install python3
 
 mkdir -p "$dir"
 shopt -s nullglob

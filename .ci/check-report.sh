@@ -17,28 +17,8 @@ if [[ $# -ne 1 || ! -d $1 ]]; then
 fi
 dir=$(cd "$1" && pwd)
 
-find_chromium() {
-  local name
-  for name in chromium chromium-browser chromium-headless-shell google-chrome; do
-    if command -v "$name" >/dev/null 2>&1; then
-      command -v "$name"
-      return 0
-    fi
-  done
-  return 1
-}
-missing=()
-command -v dot >/dev/null 2>&1 || missing+=(graphviz)
-find_chromium >/dev/null || missing+=(chromium)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-if ((${#missing[@]} > 0)); then
-  sudo=()
-  if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-fi
-chromium=$(find_chromium)
+. "$(dirname "$0")/lib.sh"
+need_graph_tools
 swift build --product streams-trace >/dev/null
 cli=$(swift build --product streams-trace --show-bin-path)/streams-trace
 
