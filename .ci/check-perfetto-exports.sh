@@ -32,7 +32,10 @@ root=$(dirname "$ci")
 started=$SECONDS
 
 . "$ci/lib.sh"
-command -v python3 >/dev/null 2>&1 || apt_install python3
+if ! command -v python3 >/dev/null 2>&1; then
+  apt_install python3
+  command -v python3 >/dev/null  # stop here if it could not be installed
+fi
 
 mkdir -p "$dir"
 shopt -s nullglob

@@ -20,7 +20,9 @@ apt_install() {
   local sudo=()
   if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
   "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@"
+  # Through env: sudo would drop a variable set in front of it.
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "$@"
 }
 
 # Installs Graphviz, Chromium and python3 where missing (and pip, when asked with `pip`), then
@@ -33,6 +35,6 @@ need_graph_tools() {
   if [[ ${1:-} == pip ]] && ! { command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; }; then
     missing+=(python3-pip)
   fi
-  apt_install "${missing[@]}"
+  if ((${#missing[@]} > 0)); then apt_install "${missing[@]}"; fi
   chromium=$(find_chromium)
 }

@@ -1,7 +1,14 @@
 // Reading a dump's top level: format and version first, then each array of records as it comes.
 
-/// The arrays of records in a dump, in the order a reader checks them.
+/// The arrays of records in a dump, in the order a reader checks them, and what each holds.
 private let recordKeys = ["nodes", "edges", "subscriptions", "deliveries"]
+private let recordObjects = [
+  "nodes": "node objects", "edges": "edge objects", "subscriptions": "subscription objects",
+  "deliveries": "delivery objects",
+]
+
+/// The keys of the dump object that a reader knows: each may come once.
+private let knownKeys = Set(recordKeys + ["format", "version", "origin"])
 
 /// Reads a dump into a ``TraceGraph``, checking keys and types.
 extension DumpParser {
@@ -30,9 +37,7 @@ extension DumpParser {
         keepFrom = reading.keptFrom ?? index
         let (key, keyOffset) = try parseKey(first: first)
         first = false
-        if recordKeys.contains(key) || key == "format" || key == "version",
-          reading.seen.contains(key)
-        {
+        if knownKeys.contains(key), reading.seen.contains(key) {
           throw error(
             "expected each key once, found \(quoted(key)) again", at: keyOffset,
             path: DecodePath())
@@ -41,9 +46,11 @@ extension DumpParser {
         path.append(.key(key))
         if reading.checked, recordKeys.contains(key), current == ASCII.openBracket {
           try parseRecords(key, into: &reading.graph)
+        } else if key == "origin" {
+          reading.graph.origin = try enumeration(try parseValue(), at: DecodePath().appending(key))
         } else {
           let value = try parseValue()
-          if recordKeys.contains(key) || key == "format" || key == "version" {
+          if knownKeys.contains(key) {
             reading.kept[key] = value
             if reading.keptFrom == nil { reading.keptFrom = keyOffset }
           }
@@ -105,24 +112,9 @@ extension DumpParser {
     let root = DecodePath()
     for key in recordKeys {
       guard let value = reading.kept.removeValue(forKey: key) else { continue }
-      let path = root.appending(key)
-      switch key {
-      case "nodes":
-        reading.graph.nodes = try array(value, at: path, expected: "node objects") {
-          (value, path) throws(TraceDumpError) in try node(value, at: path)
-        }
-      case "edges":
-        reading.graph.edges = try array(value, at: path, expected: "edge objects") {
-          (value, path) throws(TraceDumpError) in try edge(value, at: path)
-        }
-      case "subscriptions":
-        reading.graph.subscriptions = try array(
-          value, at: path, expected: "subscription objects"
-        ) { (value, path) throws(TraceDumpError) in try subscription(value, at: path) }
-      default:
-        reading.graph.deliveries = try array(value, at: path, expected: "delivery objects") {
-          (value, path) throws(TraceDumpError) in try delivery(value, at: path)
-        }
+      _ = try array(value, at: root.appending(key), expected: recordObjects[key]!) {
+        (element, path) throws(TraceDumpError) in
+        try decodeRecord(key, element, at: path, into: &reading.graph)
       }
     }
     if reading.kept["nodes"] == nil, reading.kept["edges"] == nil,
@@ -141,13 +133,19 @@ extension DumpParser {
     try parseElements { (parser, position) throws(TraceDumpError) in
       parser.keepFrom = parser.index
       let value = try parser.parseValue()
-      let at = path.appending(position)
-      switch key {
-      case "nodes": graph.nodes.append(try parser.node(value, at: at))
-      case "edges": graph.edges.append(try parser.edge(value, at: at))
-      case "subscriptions": graph.subscriptions.append(try parser.subscription(value, at: at))
-      default: graph.deliveries.append(try parser.delivery(value, at: at))
-      }
+      try parser.decodeRecord(key, value, at: path.appending(position), into: &graph)
+    }
+  }
+
+  /// Decodes one record of the array `key` and appends it to `graph`.
+  private func decodeRecord(
+    _ key: String, _ value: JSONValue, at path: DecodePath, into graph: inout TraceGraph
+  ) throws(TraceDumpError) {
+    switch key {
+    case "nodes": graph.nodes.append(try node(value, at: path))
+    case "edges": graph.edges.append(try edge(value, at: path))
+    case "subscriptions": graph.subscriptions.append(try subscription(value, at: path))
+    default: graph.deliveries.append(try delivery(value, at: path))
     }
   }
 }

@@ -131,7 +131,7 @@ struct DumpParser {
     bytes[(start - base)..<(stop - base)]
   }
 
-  /// Reads the next non-empty chunk into the window, first letting go of the bytes before
+  /// Reads the next chunk into the window, first letting go of the bytes before
   /// ``keepFrom`` and ``index`` when they are at least half of it (so each byte moves a bounded
   /// number of times); `false` at the end of the input.
   @inline(never)
@@ -141,16 +141,14 @@ struct DumpParser {
     // A carriage return is a line break unless a line feed follows: keep it until that is known.
     if keep > base, keep == end, bytes[keep - 1 - base] == ASCII.carriageReturn { keep -= 1 }
     if keep > base, (keep - base) * 2 >= bytes.count { letGo(upTo: keep) }
-    while true {
-      guard let chunk = nextChunk() else {
-        ended = true
-        return false
-      }
-      guard !chunk.isEmpty else { continue }
-      bytes.append(contentsOf: chunk)
-      largestWindow = max(largestWindow, bytes.count)
-      return true
+    // An empty chunk ends the input as `nil` does (a reader at its end may give either).
+    guard let chunk = nextChunk(), !chunk.isEmpty else {
+      ended = true
+      return false
     }
+    bytes.append(contentsOf: chunk)
+    largestWindow = max(largestWindow, bytes.count)
+    return true
   }
 
   /// Lets go of the bytes before `offset`, counting their lines and columns.
@@ -194,6 +192,7 @@ struct DumpParser {
     let location: (line: Int, column: Int)
     if offset < base {
       // Only the dump object's own offset is named after its bytes are let go of.
+      assert(offset == rootOffset, "an error at \(offset), before the bytes kept (\(base))")
       location = offset == rootOffset ? rootLocation : (baseLine, baseColumn + 1)
     } else {
       let position = lineAndColumn(at: offset)

@@ -9,6 +9,10 @@ struct DumpWriter {
     string(dumpFormatName)
     raw(",\"version\":")
     signed(TraceGraph.formatVersion)
+    if graph.origin != .recorded {
+      raw(",\"origin\":")
+      string(graph.origin.rawValue)
+    }
     raw(",\n\"nodes\":")
     array(graph.nodes) { $0.node($1) }
     raw(",\n\"edges\":")

@@ -1,21 +1,15 @@
 @_spi(StreamsInternal) import Streams
 
-extension ThreadContext {
-  /// How a delivery reached its cause (``TraceGraph/Hop``) and, after a hop, where the work went:
-  /// the number of its label in the recorder's ``HopLabels`` (0 for none).
-  struct Via: Equatable {
-    var hop: TraceGraph.Hop
-    var label: UInt16
-
-    static let direct = Via(hop: .direct, label: 0)
-  }
-}
-
 /// The names of the schedulers and queues that work hopped through (`main queue`, `queue
 /// com.app.search`), numbered so that a frame and a ring entry carry one in 16 bits.
 ///
-/// Its own lock, not the recorder's: a hop is made on the sending thread, per scheduled action.
+/// One table for the process: a frame made under one recorder may be recorded by another (a
+/// subscription made under an earlier recorder keeps reporting to it), so a number must mean the
+/// same label to every recorder. Its own lock, not a recorder's: a hop is made on the sending
+/// thread, per scheduled action.
 final class HopLabels: Sendable {
+  static let shared = HopLabels()
+
   private struct Table {
     var names: [String] = [""]
     var numbers: [String: UInt16] = [:]
@@ -37,4 +31,9 @@ final class HopLabels: Sendable {
 
   /// The labels by number; `names[0]` is empty (no label).
   var names: [String] { table.withLock { $0.names } }
+
+  /// The label of `number` in `names`, `nil` for none.
+  static func label(_ number: UInt16, in names: [String]) -> String? {
+    number == 0 || Int(number) >= names.count ? nil : names[Int(number)]
+  }
 }

@@ -269,12 +269,8 @@ struct RecorderState {
   /// The threads' queues of what they recorded without the lock.
   var queues: [EventQueue] = []
 
-  /// The names of the hops' schedulers and queues, shared with the recorder.
-  let hopLabels: HopLabels
-
-  init(configuration: TraceConfiguration, hopLabels: HopLabels) {
+  init(configuration: TraceConfiguration) {
     self.configuration = configuration
-    self.hopLabels = hopLabels
     ring = DeliveryRing(capacity: configuration.recentDeliveries)
   }
 
@@ -695,7 +691,7 @@ struct RecorderState {
     // weak reference makes a strong one for a moment, whose release may run a `deinit`.
     let subscriptions = live.values.sorted { $0.id < $1.id }
     let recent = recentDeliveries()
-    let labels = hopLabels.names
+    let labels = HopLabels.shared.names
     let sortedNodes = nodes.values.sorted { $0.id < $1.id }
     // The rings of the subscriptions reporting values now, by the values object they report
     // into.
@@ -721,7 +717,7 @@ struct RecorderState {
             to: canonicalID(entry.to),
             event: entry.event, cause: entry.cause == 0 ? nil : entry.cause, hop: entry.hop.hop,
             thread: entry.thread, time: entry.time,
-            queue: entry.hop.label == 0 ? nil : labels[Int(entry.hop.label)])
+            queue: HopLabels.label(entry.hop.label, in: labels))
         }),
       nodeValues: nodeValues,
       deliveryValues: configuration.recentValues == 0

@@ -33,6 +33,15 @@ struct ThreadContext {
     var via: Via
   }
 
+  /// How a delivery reached its cause (``TraceGraph/Hop``) and, after a hop, where the work went:
+  /// the number of its label in ``HopLabels`` (0 for none).
+  struct Via: Equatable {
+    var hop: TraceGraph.Hop
+    var label: UInt16
+
+    static let direct = Via(hop: .direct, label: 0)
+  }
+
   /// A subject this thread has already made known to a recorder.
   struct KnownSubject {
     /// The observable's id (the cache's key).

@@ -32,6 +32,11 @@ struct Run {
     }
     (sources, rest) = try Self.sources(in: rest, command: command)
     switch command {
+    case "map":
+      throw CommandError(
+        message: "map reads source with SwiftSyntax, which this package does not depend on; run:\n"
+          + "  \(TraceCommand.mapCommand) \(rest.first ?? "FOLDER")",
+        status: .usage)
     case "summary": return try summary(rest)
     case "graph": return try graph(rest)
     case "perfetto": return try perfetto(rest)
@@ -184,27 +189,20 @@ struct Run {
       throw .data("\(name): \(problem)")
     }
     var pending: [UInt8]? = head
-    var failure: TraceFile.Error?
-    let graph: TraceGraph
     do {
-      graph = try TraceGraph(readingDump: {
+      return try TraceGraph(readingDump: { () throws(TraceFile.Error) in
         if let chunk = pending {
           pending = nil
           return chunk
         }
-        do throws(TraceFile.Error) {
-          return try next()
-        } catch {
-          failure = error
-          return nil
-        }
+        return try next()
       })
     } catch {
-      if let failure { throw Self.cannotRead(path, failure) }
-      throw .data("\(name): \(error)")
+      switch error {
+      case .file(let failure): throw Self.cannotRead(path, failure)
+      case .dump(let problem): throw .data("\(name): \(problem)")
+      }
     }
-    if let failure { throw Self.cannotRead(path, failure) }
-    return graph
   }
 
   private static func cannotRead(_ path: String, _ error: TraceFile.Error) -> CommandError {

@@ -51,6 +51,13 @@ public enum TraceCommand {
     /// Makes a folder and those above it (for `report`); `nil` where folders need no making.
     public var makeFolder: (@Sendable (String) throws(TraceFile.Error) -> Void)?
 
+    /// An environment of the given file operations.
+    ///
+    /// - Parameters:
+    ///   - read: Reads a whole file (used for dumps when `open` is `nil`).
+    ///   - write: Writes a file.
+    ///   - open: Opens a file to read a chunk at a time; `nil` to read dumps whole.
+    ///   - makeFolder: Makes a folder and those above it; `nil` where none need making.
     public init(
       read: @escaping @Sendable (String) throws(TraceFile.Error) -> String,
       write: @escaping @Sendable (String, String) throws(TraceFile.Error) -> Void,
@@ -76,6 +83,9 @@ public enum TraceCommand {
     }
   }
 
+  /// How to run `map`, which the tools package (`Sources/Tools`) answers.
+  static let mapCommand = "swift run --package-path Sources/Tools streams-trace map"
+
   /// Runs the command line `arguments` (without the program name).
   public static func run(_ arguments: [String], environment: Environment) -> Result {
     var run = Run(environment: environment)
@@ -93,6 +103,18 @@ public enum TraceCommand {
   }
 
   static let commands: [(name: String, summary: String, usage: String, help: String)] = [
+    (
+      "map", "the static map of an app's source, before anything changes (the tools package)",
+      "streams-trace map FOLDER [--exclude NAME]... [--output FILE]",
+      "Reads every Swift file under FOLDER (RxSwift, RxCocoa and Streams code alike) into the\n"
+        + "graph a recorded trace gives: streams named Owner.property, who subscribes, who sends\n"
+        + "into what from a subscriber's closure (the cross-file chains); prints the chains,\n"
+        + "cycles, fan-in and fan-out, leak candidates, the migration table and what it could\n"
+        + "not resolve, and writes a dump (map.dump.json) that every other command reads.\n"
+        + "It reads source with SwiftSyntax, so it lives in the developer tools package:\n"
+        + "  \(mapCommand) FOLDER\n"
+        + "which also answers every other command."
+    ),
     (
       "summary", "what the trace holds: nodes, edges, hubs, cycles, leaks, long chains",
       "streams-trace summary DUMP",

@@ -34,19 +34,27 @@ public enum TraceFile {
 
   /// Opens the file at `path` (`-`: standard input) to be read a chunk at a time, as
   /// ``TraceGraph/init(readingDump:)`` reads a dump.
+  ///
+  /// - Parameters:
+  ///   - path: The file, or `-` for standard input (never closed here).
+  ///   - size: The most bytes a chunk holds.
+  /// - Throws: ``Error`` with the system's message when the file cannot be opened.
   public static func chunks(_ path: String, size: Int = 65_536) throws(Error) -> Chunks {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
     guard descriptor >= 0 else { throw systemError() }
-    return Chunks(descriptor: descriptor, size: max(1, size))
+    return Chunks(descriptor: descriptor, owned: path != "-", size: max(1, size))
   }
 
   /// A file open for reading, a chunk at a time; closed at its end or when let go of.
   public final class Chunks {
     private var descriptor: Int32
+    /// Whether it is closed here (standard input is not).
+    private let owned: Bool
     private let size: Int
 
-    fileprivate init(descriptor: Int32, size: Int) {
+    fileprivate init(descriptor: Int32, owned: Bool, size: Int) {
       self.descriptor = descriptor
+      self.owned = owned
       self.size = size
     }
 
@@ -70,7 +78,7 @@ public enum TraceFile {
     }
 
     private func finish() {
-      if descriptor > 0 { close(descriptor) }
+      if owned, descriptor >= 0 { close(descriptor) }
       descriptor = -1
     }
 
@@ -106,6 +114,10 @@ public enum TraceFile {
     Error(String(cString: strerror(errno)))
   }
 }
+
+// A file's position is shared state: a `Chunks` stays on the thread that reads it.
+@available(*, unavailable)
+extension TraceFile.Chunks: Sendable {}
 
 // `read` and `write` by names that the static methods above do not shadow.
 @inline(__always)

@@ -31,8 +31,9 @@ extension TraceGraph {
   /// and `Int` (64 bits on 64-bit platforms). Every key is required except those marked optional,
   /// which are left out when the value is `nil`.
   ///
-  /// - Top level: `format` (string, always `"streams-trace"`), `version` (int, `1`), `nodes`,
-  ///   `edges`, `subscriptions`, `deliveries` (arrays of the objects below, in the graph's order).
+  /// - Top level: `format` (string, always `"streams-trace"`), `version` (int, `1`), `origin`
+  ///   (optional: `"static"` for a static map, left out for a recorded trace), `nodes`, `edges`,
+  ///   `subscriptions`, `deliveries` (arrays of the objects below, in the graph's order).
   /// - Node: `id` (uint64, unique in the trace), `kind` (string: `"map"`, `"PublishSubject"`,
   ///   `"subscribe"`), `role` (`"source"`, `"operator"`, `"subject"` or `"terminal"`), `file`
   ///   (string, the `#fileID` of the call that made the node), `line` (uint, its line), `owner`
@@ -54,8 +55,9 @@ extension TraceGraph {
   /// - Delivery: `id` (uint64, increasing with time), `from`, `to` (uint64 node ids), `event`
   ///   (`"next"`, `"error"` or `"completed"`), `cause` (optional uint64, the delivery that caused
   ///   this one; absent for a root event), `hop` (`"direct"`, `"scheduler"` or `"task"`), `thread`
-  ///   (uint32, 1 is the first thread seen), `time` (uint64 nanoseconds), `value` (optional
-  ///   string, the element's description).
+  ///   (uint32, 1 is the first thread seen), `time` (uint64 nanoseconds), `queue` (optional
+  ///   string, after a hop: the scheduler or queue, `main queue`), `value` (optional string, the
+  ///   element's description).
   ///
   /// Counts (`subscriptionCount`, `eventCount`, `count`, `live`) are Swift `Int`s: never negative
   /// in a recorded trace, but a negative value set by hand is written as such and read back.
@@ -108,17 +110,53 @@ extension TraceGraph {
   ///
   /// ```swift
   /// let file = try TraceFile.chunks("screen.dump.json")
-  /// let graph = try TraceGraph(readingDump: { try? file.next() })
+  /// let graph = try TraceGraph(readingDump: file.next)
   /// ```
   ///
-  /// - Parameter nextChunk: Gives the next bytes of the dump, in order, and `nil` at its end.
-  ///   Chunks may be cut anywhere, even inside a character.
-  /// - Throws: ``TraceDumpError``, as ``init(dump:)``; an input that ends early (`nextChunk`
-  ///   gave `nil` too soon) gives the error of a truncated dump.
-  public init(readingDump nextChunk: () -> [UInt8]?) throws(TraceDumpError) {
-    self = try withoutActuallyEscaping(nextChunk) { next throws(TraceDumpError) in
-      var parser = DumpParser(chunks: next)
-      return try parser.parseDump()
+  /// The bytes are read as they are: a dump that is not valid UTF-8 reads as ``init(dump:)``
+  /// reads the text `String(decoding:as:)` makes of it, but its error offsets count the bytes
+  /// given.
+  ///
+  /// - Parameter nextChunk: Gives the next bytes of the dump, in order, and `nil` (or an empty
+  ///   chunk) at its end. Chunks may be cut anywhere, even inside a character.
+  /// - Throws: ``TraceDumpReadError/file(_:)`` with what `nextChunk` threw, or
+  ///   ``TraceDumpReadError/dump(_:)`` with the ``TraceDumpError`` that ``init(dump:)`` would
+  ///   throw.
+  public init(readingDump nextChunk: () throws(TraceFile.Error) -> [UInt8]?)
+    throws(TraceDumpReadError)
+  {
+    var failure: TraceFile.Error?
+    let graph = withoutActuallyEscaping(nextChunk) { next -> Result<TraceGraph, TraceDumpError> in
+      var parser = DumpParser(chunks: {
+        do throws(TraceFile.Error) {
+          return try next()
+        } catch {
+          failure = error  // the parser then sees the input end
+          return nil
+        }
+      })
+      return Result { () throws(TraceDumpError) in try parser.parseDump() }
+    }
+    if let failure { throw .file(failure) }
+    switch graph {
+    case .success(let graph): self = graph
+    case .failure(let error): throw .dump(error)
+    }
+  }
+}
+
+/// Why a dump handed over in chunks (``TraceGraph/init(readingDump:)``) could not be read.
+public enum TraceDumpReadError: Error, CustomStringConvertible, Equatable, Sendable {
+  /// The chunks could not be read: what the system said.
+  case file(TraceFile.Error)
+  /// They are not a dump this reader can read.
+  case dump(TraceDumpError)
+
+  /// `cannot read: ...`, or the dump error's description.
+  public var description: String {
+    switch self {
+    case .file(let error): "cannot read: \(error.message)"
+    case .dump(let error): error.description
     }
   }
 }

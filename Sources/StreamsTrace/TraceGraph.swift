@@ -19,6 +19,18 @@ public struct TraceGraph: Sendable, Equatable {
   public var subscriptions: [Subscription]
   /// The most recent deliveries, oldest first (a bounded ring; see ``TraceConfiguration``).
   public var deliveries: [Delivery]
+  /// Where the graph comes from: a run, or the static map of an app's source.
+  public var origin: Origin = .recorded
+
+  /// Where a graph comes from (the dump's optional `origin` key).
+  public enum Origin: String, Sendable, CaseIterable {
+    /// Recorded while the app ran (``TraceRecorder``).
+    case recorded
+    /// Read from the app's source by `streams-trace map`: who subscribes to whom and who sends
+    /// into what, as the code is written; no events, counts of places rather than of events, no
+    /// deliveries.
+    case `static`
+  }
 
   /// A graph of the given parts.
   public init(

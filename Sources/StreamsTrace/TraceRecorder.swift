@@ -85,13 +85,11 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   private let timeline: Bool
   /// Reads the app's source to name nodes (files read once per recorder).
   let sourceNames: SourceNames
-  /// The names of the schedulers and queues that work hopped through.
-  let hopLabels = HopLabels()
 
   /// A recorder keeping what `configuration` says.
   public init(configuration: TraceConfiguration = TraceConfiguration()) {
     self.configuration = configuration
-    self.state = Protected(RecorderState(configuration: configuration, hopLabels: hopLabels))
+    self.state = Protected(RecorderState(configuration: configuration))
     self.serial = UInt64(Self.serials.increment())
     self.recordsValues = configuration.recentValues > 0
     self.ringKeepsValues = recordsValues && configuration.recentDeliveries > 0
@@ -205,7 +203,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     return CauseCarrier(
       delivery: frame.map { ($0.node, $0.delivery) }, subscribing: subscribing,
       via: ThreadContext.Via(
-        hop: kind == .task ? .task : .scheduler, label: hopLabels.number(of: label)),
+        hop: kind == .task ? .task : .scheduler, label: HopLabels.shared.number(of: label)),
       fineTime: timeline)
   }
 

@@ -169,7 +169,7 @@ struct TraceGraphDumpTests {
       {"id":1,"from":1,"to":2,"event":"next","hop":"direct","thread":1,"time":5000,"value":"sw"},
       {"id":2,"from":1,"to":2,"event":"next","hop":"direct","thread":1,"time":9000,"value":"swi"},
       {"id":3,"from":2,"to":3,"event":"next","cause":2,"hop":"scheduler","thread":1,\#
-      "time":309000000,"value":"swi"},
+      "time":309000000,"queue":"main queue","value":"swi"},
       {"id":4,"from":3,"to":4,"event":"next","cause":3,"hop":"direct","thread":1,"time":309000000,\#
       "value":"[\"Swift\"]"}
       ]}

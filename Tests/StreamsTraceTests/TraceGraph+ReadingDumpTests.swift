@@ -9,11 +9,16 @@ struct TraceGraphReadingDumpTests {
   static func read(_ bytes: [UInt8], chunksOf size: Int) -> Result<TraceGraph, TraceDumpError> {
     var rest = bytes[...]
     return Result { () throws(TraceDumpError) in
-      try TraceGraph(readingDump: {
-        guard !rest.isEmpty else { return nil }
-        defer { rest = rest.dropFirst(size) }
-        return Array(rest.prefix(size))
-      })
+      do throws(TraceDumpReadError) {
+        return try TraceGraph(readingDump: {
+          guard !rest.isEmpty else { return nil }
+          defer { rest = rest.dropFirst(size) }
+          return Array(rest.prefix(size))
+        })
+      } catch {
+        guard case .dump(let problem) = error else { preconditionFailure("\(error)") }
+        throw problem
+      }
     }
   }
 
@@ -74,6 +79,28 @@ struct TraceGraphReadingDumpTests {
     var whole = DumpParser(String(decoding: bytes, as: UTF8.self))
     #expect(try whole.parseDump() == app)
     #expect(whole.largestWindow == bytes.count)
+  }
+
+  @Test("a chunk that cannot be read is that error, not a truncated dump; an empty chunk ends it")
+  func readFailure() {
+    let bytes = Array(TraceGraphDumpTests.rich.dump().utf8)
+    var handed = 0
+    let failing = Result { () throws(TraceDumpReadError) in
+      try TraceGraph(readingDump: { () throws(TraceFile.Error) in
+        handed += 1
+        if handed == 3 { throw TraceFile.Error("Input/output error") }
+        return Array(bytes[((handed - 1) * 100)..<(handed * 100)])
+      })
+    }
+    #expect(failing == .failure(.file(TraceFile.Error("Input/output error"))))
+    #expect(
+      TraceDumpReadError.file(TraceFile.Error("Input/output error")).description
+        == "cannot read: Input/output error")
+    var chunks = [Array(bytes), []]
+    let ended = Result { () throws(TraceDumpReadError) in
+      try TraceGraph(readingDump: { chunks.isEmpty ? nil : chunks.removeFirst() })
+    }
+    #expect(ended == .success(TraceGraphDumpTests.rich))
   }
 
   @Test("a dump that ends early in chunks is the error of the truncated text")

@@ -129,6 +129,50 @@ struct TraceRecorderHopTests {
     #expect(chain.deliveries.map(\.queue) == [nil, "Task"])
   }
 
+  @Test("a hop to the main queue is named so, whichever scheduler makes it")
+  @MainActor
+  func mainQueueHop() async throws {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    defer { Tracing.install(nil) }
+    let input = PublishSubject<Int>()
+    let output = PublishSubject<Int>()
+    // asyncInstance schedules through the queue-backed scheduler, not MainScheduler's own path.
+    let subscription = input.observe(on: MainScheduler.asyncInstance)
+      .subscribe(onNext: { output.onNext($0) })
+    input.onNext(5)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    subscription.dispose()
+    let graph = recorder.graph
+    let root = try #require(graph.deliveries.first { $0.cause == nil && $0.value == "5" })
+    let chain = try #require(graph.chain(of: root.id))
+    #expect(chain.deliveries.map(\.queue) == [nil, "main queue"])
+  }
+
+  @Test("a hop made under one recorder and recorded by the next keeps its name")
+  func labelAcrossRecorders() throws {
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = TraceRecorder()
+    let second = TraceRecorder()
+    Tracing.install(first)
+    defer { Tracing.install(nil) }
+    let input = PublishSubject<Int>()
+    let output = PublishSubject<Int>()
+    let subscription = input.observe(on: scheduler).subscribe(onNext: { output.onNext($0) })
+    input.onNext(1)  // scheduled under the first recorder
+    Tracing.install(second)
+    scheduler.start()  // runs, and sends into output, under the second
+    subscription.dispose()
+    for graph in [first.graph, second.graph] {
+      for delivery in graph.deliveries where delivery.hop != .direct {
+        #expect(delivery.queue == "TestScheduler")
+      }
+    }
+    #expect(second.graph.deliveries.contains { $0.queue == "TestScheduler" })
+  }
+
   @Test("a state binding's hop to the main queue carries the cause")
   @MainActor
   func bindingHop() async throws {

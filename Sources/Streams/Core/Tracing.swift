@@ -50,9 +50,12 @@ public protocol StreamsTracer: AnyObject, Sendable {
   /// Called when work is handed to a scheduler or a task (`observe(on:)`, `delay`, `debounce`,
   /// `subscribe(on:)`, a state binding's hop: `.scheduler`; a bridge's `Task`: `.task`): return
   /// what carries the cause of the work (the delivery under way on this thread) to where it runs,
-  /// or `nil`. `label` names where the work goes as a developer knows it: `main queue`, `queue
-  /// com.app.search` (a dispatch queue's label), `TestScheduler`, `Task`. The default returns
-  /// `nil`.
+  /// or `nil`. The default returns `nil`.
+  ///
+  /// - Parameters:
+  ///   - kind: Through a scheduler or into a task.
+  ///   - label: Where the work goes, as a developer knows it: `main queue`, `queue
+  ///     com.app.search` (a dispatch queue's label), `TestScheduler`, `Task`.
   func hop(_ kind: TraceHopKind, label: String) -> (any TraceHop)?
 }
 
@@ -408,6 +411,9 @@ public enum Tracing {
     deliver()
     endDirect()
   }
+
+  /// How a trace names a hop to the main queue (`MainScheduler`, a state binding's hop).
+  @usableFromInline static let mainQueueLabel = "main queue"
 
   /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`
   /// itself when no tracer is installed (one atomic load; `label`, naming the scheduler, is made

@@ -39,7 +39,7 @@ public final class ConcurrentMainScheduler: SchedulerType {
       return action(state)
     }
     let cancel = SingleAssignmentDisposable()
-    let action = Tracing.carryingCause(action, to: "main queue")
+    let action = Tracing.carryingCause(action, to: Tracing.mainQueueLabel)
     mainQueue.async {
       if cancel.isDisposed { return }
       cancel.setDisposable(action(state))

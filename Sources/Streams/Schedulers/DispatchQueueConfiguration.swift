@@ -13,11 +13,18 @@ import Dispatch
 struct DispatchQueueConfiguration: Sendable {
   let queue: DispatchQueue
   let leeway: DispatchTimeInterval
+  /// The queue as a trace names its hops: `main queue`, `queue com.app.search`.
+  let hopLabel: String
 
-  /// The queue as a trace names it: `main queue`, `queue com.app.search`.
-  var hopLabel: String {
-    if queue === DispatchQueue.main { return "main queue" }
-    return queue.label.isEmpty ? "dispatch queue" : "queue \(queue.label)"
+  init(queue: DispatchQueue, leeway: DispatchTimeInterval) {
+    self.queue = queue
+    self.leeway = leeway
+    // Compared by label: on Linux each `DispatchQueue.main` is a new wrapper of the same queue.
+    if queue.label == DispatchQueue.main.label {
+      hopLabel = Tracing.mainQueueLabel
+    } else {
+      hopLabel = queue.label.isEmpty ? "dispatch queue" : "queue \(queue.label)"
+    }
   }
 
   /// Runs `action` asynchronously on the queue unless disposed first.

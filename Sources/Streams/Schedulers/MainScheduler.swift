@@ -77,7 +77,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     }
     let cancel = SingleAssignmentDisposable()
     let counter = numberEnqueued
-    let action = Tracing.carryingCause(action, to: "main queue")
+    let action = Tracing.carryingCause(action, to: Tracing.mainQueueLabel)
     DispatchQueue.main.async {
       if !cancel.isDisposed {
         cancel.setDisposable(action(state))

@@ -170,7 +170,7 @@ final class StateBinding<Element: Sendable>: Sendable {
     }
     if scheduleHop {
       DispatchQueue.main.async(
-        execute: Tracing.carryingCause(to: "main queue") { _ = self.writeBacklog() })
+        execute: Tracing.carryingCause(to: Tracing.mainQueueLabel) { _ = self.writeBacklog() })
     }
   }
 

@@ -1,6 +1,8 @@
 // Fuzz target: the trace dump reader. The input, as UTF-8 (invalid sequences repaired), is read
 // as a dump: it must give a graph or a `TraceDumpError` whose offset, line and column lie inside
-// the text; none may trap. A graph that reads is written again and must read back the same.
+// the text; none may trap. A graph that reads is written again and must read back the same. The
+// same text read in chunks (`TraceGraph(readingDump:)`, chunk size from the input's length) must
+// give the same graph or the same error.
 
 import FuzzShims
 import StreamsTrace
@@ -9,6 +11,18 @@ import StreamsTrace
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
   let text = String(decoding: bytes, as: UTF8.self)
+  var rest = Array(text.utf8)[...]
+  let chunk = 1 + size % 13
+  let chunked = Result { () throws(TraceDumpReadError) in
+    try TraceGraph(readingDump: {
+      guard !rest.isEmpty else { return nil }
+      defer { rest = rest.dropFirst(chunk) }
+      return Array(rest.prefix(chunk))
+    })
+  }
+  let whole = Result { () throws(TraceDumpError) in try TraceGraph(dump: text) }
+    .mapError { TraceDumpReadError.dump($0) }
+  precondition(chunked == whole, "read in chunks of \(chunk): \(chunked), whole: \(whole)")
   do throws(TraceDumpError) {
     let graph = try TraceGraph(dump: text)
     let again = try TraceGraph(dump: graph.dump())

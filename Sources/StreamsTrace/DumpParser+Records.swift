@@ -262,8 +262,12 @@ extension DumpParser {
   private func enumeration<Value: RawRepresentable & CaseIterable>(
     _ key: String, in fields: Fields
   ) throws(TraceDumpError) -> Value where Value.RawValue == String {
-    let value = try required(key, in: fields)
-    let path = fields.path.appending(key)
+    try enumeration(try required(key, in: fields), at: fields.path.appending(key))
+  }
+
+  func enumeration<Value: RawRepresentable & CaseIterable>(
+    _ value: JSONValue, at path: DecodePath
+  ) throws(TraceDumpError) -> Value where Value.RawValue == String {
     func expected() -> String {
       "one of " + Value.allCases.map { quoted($0.rawValue) }.joined(separator: ", ")
     }
