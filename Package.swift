@@ -11,7 +11,6 @@ let package = Package(
     .library(name: "StreamsTrace", targets: ["StreamsTrace"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
     .executable(name: "screen-demo", targets: ["ScreenDemo"]),
-    .executable(name: "streams-trace", targets: ["StreamsTraceCLI"]),
   ],
   targets: [
     .target(name: "StreamsShims"),
@@ -24,8 +23,6 @@ let package = Package(
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
     .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsShims"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"]),
-    // The `streams-trace` command line; its commands live in StreamsTrace's `TraceCommand`.
-    .executableTarget(name: "StreamsTraceCLI", dependencies: ["StreamsTrace"]),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(
       name: "ScreenDemo",

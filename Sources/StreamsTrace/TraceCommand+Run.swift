@@ -33,8 +33,10 @@ struct Run {
     (sources, rest) = try Self.sources(in: rest, command: command)
     switch command {
     case "map":
+      // The command line of the tools package answers `map` itself; a host of `TraceCommand`
+      // without SwiftSyntax sends the user there.
       throw CommandError(
-        message: "map reads source with SwiftSyntax, which this package does not depend on; run:\n"
+        message: "map reads source with SwiftSyntax, which StreamsTrace does not depend on; run:\n"
           + "  \(TraceCommand.mapCommand) \(rest.first ?? "FOLDER")",
         status: .usage)
     case "summary": return try summary(rest)

@@ -1,0 +1,387 @@
+import StreamsTrace
+import SwiftSyntax
+
+extension Extractor {
+  /// A call: a send, a subscription, `disposed(by:)`, an operator, a factory
+  /// (`Observable.merge(a, b)`), a method of a known type, or a type's initializer.
+  func call(_ call: FunctionCallExprSyntax, in scope: inout Scope) -> Value {
+    var callee = call.calledExpression
+    if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
+      callee = specialized.expression
+    }
+    // A nested type's initializer: `LoginViewModel.Input(name: ...)`.
+    if let member = callee.as(MemberAccessExprSyntax.self),
+      let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
+      scope.locals[base] == nil, scope.type?.properties[base] == nil,
+      let type = table.lookup(callee.trimmedDescription, from: scope.type?.name),
+      type.name.hasSuffix("." + member.declName.baseName.text)
+    {
+      return construct(type, call, in: &scope)
+    }
+    if let member = callee.as(MemberAccessExprSyntax.self), let baseExpression = member.base {
+      let name = member.declName.baseName.text
+      let line = scope.file.line(of: member.declName)
+      // A type's static method: `Observable.combineLatest(a, b)`, `Driver.merge(...)`.
+      if let typeName = baseExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+        Vocabulary.factories.contains(typeName), scope.locals[typeName] == nil
+      {
+        return factory(name, call, line: line, in: &scope)
+      }
+      if Vocabulary.sends.contains(name), isSend(name, call) {
+        let target = evaluate(baseExpression, in: &scope)
+        note(reference: baseExpression, resolved: target.stream != nil, in: scope)
+        evaluateArguments(call, in: &scope)
+        if let subject = target.stream { send(into: subject, at: line, in: &scope) }
+        return .unknown
+      }
+      if let kind = Vocabulary.terminalKind(name, firstLabel: call.arguments.first?.label?.text) {
+        let base = evaluate(baseExpression, in: &scope)
+        note(reference: baseExpression, resolved: base.stream != nil, in: scope)
+        guard let upstream = base.stream else {
+          evaluateArguments(call, in: &scope)
+          return .unknown
+        }
+        return terminal(kind, of: upstream, call, line: line, in: &scope)
+      }
+      let base = evaluate(baseExpression, in: &scope)
+      if name == "disposed" {
+        if case .subscription(let terminal) = base {
+          keep(terminal, in: call.arguments.first?.expression, scope: scope)
+        }
+        evaluateArguments(call, in: &scope)
+        return .unknown
+      }
+      switch base {
+      case .stream(let upstream) where !Vocabulary.notOperators.contains(name):
+        return `operator`(name, of: [upstream], call, line: line, in: &scope)
+      case .instance(let type):
+        return method(name, of: type, call, in: &scope)
+      case .reactive:
+        // `button.rx.controlEvent(.touchUpInside)`, `textField.rx.text(...)`.
+        evaluateArguments(call, in: &scope)
+        return .stream(
+          graph.add(
+            kind: "rx.\(name)", role: .source, file: scope.file.path, line: line,
+            owner: ownerName(scope.type)))
+      default:
+        evaluateArguments(call, in: &scope)
+        return .unknown
+      }
+    }
+    if let reference = callee.as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      // A method of this type called without `self.`.
+      if let type = scope.type, type.functions[name] != nil, scope.locals[name] == nil {
+        return method(name, of: type, call, in: &scope)
+      }
+      if let type = table.lookup(name, from: scope.type?.name) {
+        return construct(type, call, in: &scope)
+      }
+    }
+    _ = evaluate(callee, in: &scope)
+    evaluateArguments(call, in: &scope)
+    return .unknown
+  }
+
+  /// `on(.next(x))` is a send; `on(queue)` is not.
+  private func isSend(_ name: String, _ call: FunctionCallExprSyntax) -> Bool {
+    guard name == "on" else { return true }
+    let argument = call.arguments.first?.expression.trimmedDescription ?? ""
+    return argument.hasPrefix(".next") || argument.hasPrefix(".error")
+      || argument.hasPrefix(".completed") || argument.hasPrefix("Event.")
+  }
+
+  /// A send into `subject` here: a chain edge from the node whose delivery runs this code, or a
+  /// root send of the function being read.
+  private func send(into subject: UInt64, at line: UInt, in scope: inout Scope) {
+    if let sender = scope.delivering {
+      graph.chain(from: sender, to: subject, file: scope.file.path)
+    } else {
+      graph.rootSend(to: subject, file: scope.file.path)
+      if let function = scope.function { functionSends[function, default: []].append(subject) }
+    }
+  }
+
+  /// A terminal node of `kind` subscribing to `upstream`; its closures run during its deliveries,
+  /// and `bind(to:)`, `drive(_:)`, `emit(to:)` send into their targets.
+  private func terminal(
+    _ kind: String, of upstream: UInt64, _ call: FunctionCallExprSyntax, line: UInt,
+    in scope: inout Scope
+  ) -> Value {
+    let node = graph.add(
+      kind: kind, role: .terminal, file: scope.file.path, line: line, owner: ownerName(scope.type))
+    graph.subscribe(node, to: upstream)
+    var strongSelf = false
+    for closure in closures(of: call) {
+      strongSelf = strongSelf || capturesSelfStrongly(closure)
+      runClosure(closure, deliveredBy: node, in: scope)
+    }
+    for argument in call.arguments where !argument.expression.is(ClosureExprSyntax.self) {
+      let label = argument.label?.text
+      guard label == nil || label == "to" else {
+        _ = evaluate(argument.expression, in: &scope)
+        continue
+      }
+      // `bind(to: a, b)`, `drive(relay)`, `emit(to: relay)`: targets; `subscribe(observer)` too.
+      let target = evaluate(argument.expression, in: &scope)
+      note(reference: argument.expression, resolved: target.stream != nil, in: scope)
+      if let subject = target.stream { graph.chain(from: node, to: subject, file: scope.file.path) }
+    }
+    terminals[node] = TerminalUse(
+      file: scope.file, line: line, scope: scope, capturesSelfStrongly: strongSelf, bag: nil)
+    return .subscription(node)
+  }
+
+  /// An operator node of `name` on `upstreams` and the streams among its arguments
+  /// (`withLatestFrom(b)`, `merge(with:)`); its closures run during its deliveries, and a closure
+  /// that returns a known stream (`flatMapLatest { _ in results }`) makes it an upstream.
+  private func `operator`(
+    _ name: String, of upstreams: [UInt64], _ call: FunctionCallExprSyntax, line: UInt,
+    in scope: inout Scope
+  ) -> Value {
+    let label = call.arguments.first?.label?.text
+    let kind = label.map { Vocabulary.kindLabels.contains($0) ? "\(name)(\($0):)" : name } ?? name
+    let node = graph.add(
+      kind: kind, role: upstreams.isEmpty ? .source : .operator, file: scope.file.path, line: line,
+      owner: ownerName(scope.type))
+    for upstream in upstreams { graph.subscribe(node, to: upstream) }
+    for argument in call.arguments where !argument.expression.is(ClosureExprSyntax.self) {
+      for value in streamArguments(argument.expression, in: &scope) {
+        graph.subscribe(node, to: value)
+      }
+    }
+    for closure in closures(of: call) {
+      if let returned = runClosure(closure, deliveredBy: node, in: scope).stream {
+        graph.subscribe(node, to: returned)
+      }
+    }
+    return .stream(node)
+  }
+
+  /// `Observable.combineLatest(a, b)`, `Observable.merge([a, b])`, `Observable.just(1)`.
+  private func factory(
+    _ name: String, _ call: FunctionCallExprSyntax, line: UInt, in scope: inout Scope
+  ) -> Value {
+    `operator`(name, of: [], call, line: line, in: &scope)
+  }
+
+  /// The streams an argument names: itself, or the elements of an array literal.
+  private func streamArguments(_ expression: ExprSyntax, in scope: inout Scope) -> [UInt64] {
+    if let array = expression.as(ArrayExprSyntax.self) {
+      return array.elements.flatMap { streamArguments($0.expression, in: &scope) }
+    }
+    return evaluate(expression, in: &scope).stream.map { [$0] } ?? []
+  }
+
+  /// A call of `type`'s method `name`: its sends happen during the current delivery, if any; its
+  /// value is what it returns.
+  private func method(
+    _ name: String, of type: TypeDeclaration, _ call: FunctionCallExprSyntax, in scope: inout Scope
+  ) -> Value {
+    guard let function = matching(type.functions[name] ?? [], call) else {
+      evaluateArguments(call, in: &scope)
+      return .unknown
+    }
+    let result = read(function, of: type)
+    passArguments(call, to: function, of: type, in: &scope)
+    if let function = scope.function {
+      functionCalls[function, default: []].insert(type.name + "#" + name)
+    }
+    if let sender = scope.delivering {
+      for subject in sends(ofCalling: name, on: type) {
+        graph.chain(from: sender, to: subject, file: scope.file.path)
+      }
+    }
+    return result
+  }
+
+  /// The function of `candidates` whose argument labels are the call's, else the first.
+  private func matching(_ candidates: [FunctionDeclaration], _ call: FunctionCallExprSyntax)
+    -> FunctionDeclaration?
+  {
+    let labels = call.arguments.map { $0.label?.text }
+    return candidates.first { function in
+      function.parameters.count >= labels.count
+        && zip(function.parameters, labels).allSatisfy { $0.label == $1 }
+    } ?? candidates.first
+  }
+
+  /// Evaluates the call's arguments; each stream given for a stream parameter feeds that
+  /// parameter's node.
+  private func passArguments(
+    _ call: FunctionCallExprSyntax, to function: FunctionDeclaration, of type: TypeDeclaration,
+    in scope: inout Scope
+  ) {
+    let key = functionKey(function, of: type)
+    for (position, argument) in call.arguments.enumerated() {
+      let value = evaluate(argument.expression, in: &scope)
+      guard position < function.parameters.count, let source = value.stream,
+        let target = parameterNodes[key + "#" + function.parameters[position].name]
+      else { continue }
+      graph.subscribe(target, to: source)
+    }
+    for closure in closures(of: call)
+    where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
+      var inner = scope
+      walk(Syntax(closure.statements), in: &inner)
+    }
+  }
+
+  /// `Output(items: x)`, `Input(refresh: tap)`: each argument whose label is a stream property
+  /// of `type` feeds that property's node.
+  private func construct(
+    _ type: TypeDeclaration, _ call: FunctionCallExprSyntax, in scope: inout Scope
+  ) -> Value {
+    if let initializer = matching(type.functions["init"] ?? [], call) {
+      read(initializer, of: type)
+      passArguments(call, to: initializer, of: type, in: &scope)
+      return .instance(type)
+    }
+    // No initializer written: the memberwise one, whose labels are the stored properties.
+    for argument in call.arguments {
+      let value = evaluate(argument.expression, in: &scope)
+      guard let label = argument.label?.text, let source = value.stream,
+        let declaration = type.properties[label], let typeText = declaration.typeText,
+        Vocabulary.isStream(typeText), case .stream(let target) = property(label, of: type)
+      else { continue }
+      graph.subscribe(target, to: source)
+    }
+    for closure in closures(of: call) {
+      var inner = scope
+      walk(Syntax(closure.statements), in: &inner)
+    }
+    return .instance(type)
+  }
+
+  /// Reads a closure's body as code that runs during deliveries to `node`; returns the stream it
+  /// returns, if it returns a known one.
+  @discardableResult
+  private func runClosure(
+    _ closure: ClosureExprSyntax, deliveredBy node: UInt64, in scope: Scope
+  ) -> Value {
+    var inner = scope
+    inner.delivering = node
+    inner.function = nil
+    if let parameters = closure.signature?.parameterClause {
+      // Parameters shadow the locals they are named after.
+      for name in parameterNames(parameters) { inner.locals[name] = .unknown }
+    }
+    var result = Value.unknown
+    let statements = closure.statements
+    for statement in statements {
+      if let returned = statement.item.as(ReturnStmtSyntax.self),
+        let expression = returned.expression
+      {
+        result = evaluate(expression, in: &inner)
+      } else if statements.count == 1, let expression = statement.item.as(ExprSyntax.self) {
+        result = evaluate(expression, in: &inner)
+      } else {
+        walk(Syntax(statement.item), in: &inner)
+      }
+    }
+    return result
+  }
+
+  private func parameterNames(_ clause: ClosureSignatureSyntax.ParameterClause) -> [String] {
+    switch clause {
+    case .simpleInput(let names): names.map(\.name.text)
+    case .parameterClause(let parameters):
+      parameters.parameters.map { ($0.secondName ?? $0.firstName).text }
+    }
+  }
+
+  private func closures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
+    var found = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+    if let trailing = call.trailingClosure { found.append(trailing) }
+    found += call.additionalTrailingClosures.map(\.closure)
+    return found
+  }
+
+  func evaluateArguments(_ call: FunctionCallExprSyntax, in scope: inout Scope) {
+    for argument in call.arguments { _ = evaluate(argument.expression, in: &scope) }
+    for closure in closures(of: call)
+    where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
+      var inner = scope
+      walk(Syntax(closure.statements), in: &inner)
+    }
+  }
+
+  /// Whether a closure uses `self` without capturing it weakly or unowned.
+  private func capturesSelfStrongly(_ closure: ClosureExprSyntax) -> Bool {
+    if let captures = closure.signature?.capture?.items {
+      for capture in captures where capture.name.text == "self" {
+        if let specifier = capture.specifier?.specifier.text,
+          specifier == "weak" || specifier == "unowned"
+        {
+          return false
+        }
+      }
+    }
+    return closure.statements.tokens(viewMode: .sourceAccurate).contains {
+      $0.tokenKind == .keyword(.self)
+    }
+  }
+
+  // MARK: Bags and leaks
+
+  /// `disposed(by: bag)`: where the subscription is kept.
+  private func keep(_ terminal: UInt64, in bag: ExprSyntax?, scope: Scope) {
+    terminals[terminal]?.bag = bag?.trimmedDescription ?? "?"
+  }
+
+  /// Records a place where a stream was expected.
+  func note(reference: ExprSyntax, resolved: Bool, in scope: Scope) {
+    references.append(
+      StaticMap.Reference(
+        file: scope.file.path, line: scope.file.line(of: reference),
+        text: String(reference.trimmedDescription.prefix(80)), resolved: resolved))
+  }
+
+  /// The subscriptions that may outlive what they serve: never kept; keeping `self` strongly in
+  /// another object's bag; made in a reused cell without a fresh bag.
+  func findLeakCandidates() {
+    let ordered = terminals.sorted {
+      ($0.value.file.path, $0.value.line, $0.key) < ($1.value.file.path, $1.value.line, $1.key)
+    }
+    for (node, use) in ordered {
+      let site = "\(use.file.path):\(use.line)"
+      let kind = graph.node(node).kind
+      if use.discarded || use.bag == nil {
+        leakCandidates.append(
+          StaticMap.LeakCandidate(
+            node: node, site: site,
+            reason: "the result of \(kind) is never disposed or put in a bag: it lives until the "
+              + "sequence ends"))
+        continue
+      }
+      guard let bag = use.bag else { continue }
+      let bagBase = bag.split(separator: ".").dropLast().joined(separator: ".")
+      if use.capturesSelfStrongly, !bagBase.isEmpty, bagBase != "self" {
+        leakCandidates.append(
+          StaticMap.LeakCandidate(
+            node: node, site: site,
+            reason: "\(kind) captures self strongly and is kept in \(bag): self lives as long as "
+              + "\(bagBase); capture [weak self] or use subscribe(with:)"))
+      }
+      if let type = use.scope.type, type.name.hasSuffix("Cell"),
+        bag == "disposeBag" || bag == "self.disposeBag", !resetsBag(type)
+      {
+        leakCandidates.append(
+          StaticMap.LeakCandidate(
+            node: node, site: site,
+            reason: "\(type.name) is a reused cell and keeps \(kind) in \(bag), which is never "
+              + "replaced: give the cell a fresh DisposeBag in prepareForReuse()"))
+      }
+    }
+  }
+
+  /// Whether a type assigns a fresh `DisposeBag()` anywhere outside its initializers.
+  private func resetsBag(_ type: TypeDeclaration) -> Bool {
+    type.functions.contains { name, functions in
+      name != "init"
+        && functions.contains {
+          $0.body.statements.trimmedDescription.contains("DisposeBag()")
+        }
+    }
+  }
+}
