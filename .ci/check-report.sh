@@ -19,8 +19,8 @@ dir=$(cd "$1" && pwd)
 
 . "$(dirname "$0")/lib.sh"
 need_graph_tools
-swift build --product streams-trace >/dev/null
-cli=$(swift build --product streams-trace --show-bin-path)/streams-trace
+swift build --package-path Sources/Tools --product streams-trace >/dev/null
+cli=$(swift build --package-path Sources/Tools --show-bin-path)/streams-trace
 
 for name in screen generated-200; do
   dump=$dir/$name.dump.json

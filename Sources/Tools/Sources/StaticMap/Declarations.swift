@@ -55,6 +55,8 @@ final class TypeDeclaration {
   /// Properties in declaration order, for a stable map.
   var propertyOrder: [String] = []
   var functions: [String: [FunctionDeclaration]] = [:]
+  /// Static stored properties (`static let shared = Service()`).
+  var staticProperties: [String: PropertyDeclaration] = [:]
   var files: [ParsedFile] = []
 
   init(name: String) {
@@ -156,9 +158,9 @@ struct TypeTable {
 
   private func collect(_ variable: VariableDeclSyntax, into type: TypeDeclaration, file: ParsedFile)
   {
-    // Static properties are not an instance's streams.
-    if variable.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) {
-      return
+    // Static properties are not an instance's streams; kept apart (`Service.shared`).
+    let isStatic = variable.modifiers.contains {
+      $0.name.text == "static" || $0.name.text == "class"
     }
     for binding in variable.bindings {
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
@@ -173,10 +175,15 @@ struct TypeTable {
       {
         initializer = expression
       }
-      if type.properties[name] == nil { type.propertyOrder.append(name) }
-      type.properties[name] = PropertyDeclaration(
+      let declaration = PropertyDeclaration(
         name: name, typeText: binding.typeAnnotation?.type.trimmedDescription,
         initializer: initializer, file: file, line: file.line(of: binding.pattern))
+      if isStatic {
+        type.staticProperties[name] = declaration
+        continue
+      }
+      if type.properties[name] == nil { type.propertyOrder.append(name) }
+      type.properties[name] = declaration
     }
   }
 }

@@ -9,6 +9,15 @@ extension Extractor {
     if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
       callee = specialized.expression
     }
+    // `PublishSubject<Int>()`, `BehaviorRelay(value: 0)`: a new subject (a local's, here).
+    let calleeType = Vocabulary.baseTypeName(callee.trimmedDescription)
+    if Vocabulary.subjects.contains(calleeType) {
+      evaluateArguments(call, in: &scope)
+      return .stream(
+        graph.add(
+          kind: calleeType, role: .subject, file: scope.file.path, line: scope.file.line(of: call),
+          owner: ownerName(scope.type)))
+    }
     // A nested type's initializer: `LoginViewModel.Input(name: ...)`.
     if let member = callee.as(MemberAccessExprSyntax.self),
       let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
@@ -22,7 +31,11 @@ extension Extractor {
       let name = member.declName.baseName.text
       let line = scope.file.line(of: member.declName)
       // A type's static method: `Observable.combineLatest(a, b)`, `Driver.merge(...)`.
-      if let typeName = baseExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+      var typeExpression = baseExpression
+      if let specialized = typeExpression.as(GenericSpecializationExprSyntax.self) {
+        typeExpression = specialized.expression  // `Observable<Int>.interval(...)`
+      }
+      if let typeName = typeExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
         Vocabulary.factories.contains(typeName), scope.locals[typeName] == nil
       {
         return factory(name, call, line: line, in: &scope)
@@ -94,6 +107,8 @@ extension Extractor {
   /// A send into `subject` here: a chain edge from the node whose delivery runs this code, or a
   /// root send of the function being read.
   private func send(into subject: UInt64, at line: UInt, in scope: inout Scope) {
+    // `observer.onNext` in `Observable.create { observer in ... }`: the node emitting, no send.
+    if subject == scope.delivering, graph.node(subject).role == .source { return }
     if let sender = scope.delivering {
       graph.chain(from: sender, to: subject, file: scope.file.path)
     } else {
@@ -150,8 +165,11 @@ extension Extractor {
         graph.subscribe(node, to: value)
       }
     }
+    // `create { observer in ... }`: the observer is the created stream itself.
+    let observer: Value? = name == "create" && upstreams.isEmpty ? .stream(node) : nil
     for closure in closures(of: call) {
-      if let returned = runClosure(closure, deliveredBy: node, in: scope).stream {
+      if let returned = runClosure(closure, deliveredBy: node, in: scope, observer: observer).stream
+      {
         graph.subscribe(node, to: returned)
       }
     }
@@ -257,7 +275,8 @@ extension Extractor {
   /// returns, if it returns a known one.
   @discardableResult
   private func runClosure(
-    _ closure: ClosureExprSyntax, deliveredBy node: UInt64, in scope: Scope
+    _ closure: ClosureExprSyntax, deliveredBy node: UInt64, in scope: Scope,
+    observer: Value? = nil
   ) -> Value {
     var inner = scope
     inner.delivering = node
@@ -265,6 +284,9 @@ extension Extractor {
     if let parameters = closure.signature?.parameterClause {
       // Parameters shadow the locals they are named after.
       for name in parameterNames(parameters) { inner.locals[name] = .unknown }
+      if let observer, let first = parameterNames(parameters).first {
+        inner.locals[first] = observer
+      }
     }
     var result = Value.unknown
     let statements = closure.statements
@@ -334,7 +356,10 @@ extension Extractor {
     references.append(
       StaticMap.Reference(
         file: scope.file.path, line: scope.file.line(of: reference),
-        text: String(reference.trimmedDescription.prefix(80)), resolved: resolved))
+        text: String(
+          reference.trimmedDescription.split(whereSeparator: \.isWhitespace)
+            .joined(separator: " ").prefix(80)),
+        resolved: resolved))
   }
 
   /// The subscriptions that may outlive what they serve: never kept; keeping `self` strongly in

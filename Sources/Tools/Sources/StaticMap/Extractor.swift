@@ -319,6 +319,21 @@ final class Extractor {
   private func memberValue(_ member: MemberAccessExprSyntax, in scope: inout Scope) -> Value {
     let name = member.declName.baseName.text
     guard let baseExpression = member.base else { return .unknown }
+    // `Service.shared`: a static property holding an instance of a known type.
+    if let typeName = baseExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+      scope.locals[typeName] == nil, scope.type?.properties[typeName] == nil,
+      let type = table.lookup(typeName, from: scope.type?.name),
+      let declaration = type.staticProperties[name]
+    {
+      if let typeText = declaration.typeText, let held = table.lookup(typeText, from: type.name) {
+        return .instance(held)
+      }
+      if let initializer = declaration.initializer {
+        var inner = Scope(type: type, file: declaration.file)
+        return evaluate(initializer, in: &inner)
+      }
+      return .unknown
+    }
     let base = evaluate(baseExpression, in: &scope)
     switch base {
     case .instance(let type):
@@ -330,6 +345,13 @@ final class Extractor {
       let node = graph.add(
         kind: "rx.\(name)", role: .source, file: scope.file.path, line: scope.file.line(of: member),
         owner: ownerName(scope.type))
+      return .stream(node)
+    case .stream(let upstream) where !Vocabulary.notOperators.contains(name):
+      // A property that is a stream of the stream: `text.orEmpty`, `driver.asObservable`.
+      let node = graph.add(
+        kind: name, role: .operator, file: scope.file.path,
+        line: scope.file.line(of: member.declName), owner: ownerName(scope.type))
+      graph.subscribe(node, to: upstream)
       return .stream(node)
     default:
       return name == "rx" ? .reactive : .unknown

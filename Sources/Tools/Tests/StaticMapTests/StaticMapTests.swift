@@ -368,11 +368,60 @@ struct StaticMapResolutionTests {
       }
       """
     ])
+    // The stream parameter is a node of its own; a member of an unknown type is not guessed.
     #expect(result.references.count == 2)
-    #expect(result.resolvedCount == 0)
-    #expect(result.graph.nodes.isEmpty)
-    #expect(result.summary.contains("references resolved: 0 of 2 (0%)"))
-    #expect(result.summary.contains("App/Mystery.swift:6: stream"))
+    #expect(result.resolvedCount == 1)
+    #expect(result.node(named: "Mystery.go(_:other:).stream") != nil)
+    #expect(result.summary.contains("references resolved: 1 of 2 (50%)"))
     #expect(result.summary.contains("App/Mystery.swift:7: other.events"))
+    #expect(!result.summary.contains("App/Mystery.swift:6:"))
+  }
+
+  @Test("stream parameters fed at call sites, local subjects, singletons, create's observer")
+  func parametersAndLocals() throws {
+    let result = map([
+      "Service.swift": """
+      import RxSwift
+
+      final class Service {
+        static let shared = Service()
+        let status = BehaviorRelay<Int>(value: 0)
+
+        func ticks() -> Observable<Int> {
+          Observable.create { observer in
+            observer.onNext(1)
+            return Disposables.create()
+          }
+        }
+      }
+      """,
+      "Screen.swift": """
+      import RxSwift
+
+      final class Screen {
+        let bag = DisposeBag()
+
+        init(refresh: Observable<Void>) {
+          let local = PublishSubject<Int>()
+          refresh.subscribe(onNext: { local.onNext(1) }).disposed(by: bag)
+          Service.shared.status.bind(to: local).disposed(by: bag)
+        }
+      }
+
+      let taps = PublishSubject<Void>()
+      let screen = Screen(refresh: taps.asObservable())
+      """,
+    ])
+    let parameter = try #require(result.node(named: "Screen.init(refresh:).refresh"))
+    #expect(result.upstreams(of: parameter.id).first?.hasPrefix("asObservable@") == true)
+    #expect(
+      result.chainPairs.contains { $0.hasPrefix("subscribe@Screen.swift:8 => PublishSubject@") })
+    #expect(
+      result.chainPairs.contains { $0.hasPrefix("bind(to:)@Screen.swift:9 => PublishSubject@") })
+    let terminal = try #require(result.graph.nodes.first { $0.kind == "bind(to:)" })
+    #expect(result.upstreams(of: terminal.id) == ["Service.status"])
+    // `observer.onNext` inside create is the created stream emitting: resolved, no send.
+    #expect(result.references.allSatisfy { $0.resolved })
+    #expect(result.graph.edges.allSatisfy { $0.from != $0.to })
   }
 }
