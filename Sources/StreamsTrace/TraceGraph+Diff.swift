@@ -9,6 +9,12 @@ extension TraceGraph {
   /// nodes that share an identity are told apart by file and line order. Edges are compared as (from key, to key, kind) with the sum of their counts.
   /// Cycles are those of ``structuralCycles()``, compared as sets of keys.
   ///
+  /// When either graph is a static map (``origin`` `.static`), only the shape is compared:
+  /// subscription and chain edges without their counts (a map has no emissions and counts
+  /// places, not events), and no leaks (a map has no live subscriptions); ``TraceDiff/coverage``
+  /// then says how much of the recorded graph the map has, and how many of its chain edges the
+  /// run exercised.
+  ///
   /// ```swift
   /// let diff = afterFix.diff(from: beforeFix)
   /// if !diff.isEmpty { print(diff) }
@@ -21,8 +27,20 @@ extension TraceGraph {
   /// - Complexity: O((*n* + *e*) log (*n* + *e*)) over both traces.
   public func diff(from old: TraceGraph) -> TraceDiff {
     var keys = StableKeys(capacity: nodes.count + old.nodes.count)
-    let before = DiffSide(old, keys: &keys)
-    let after = DiffSide(self, keys: &keys)
+    let shapeOnly = origin == .static || old.origin == .static
+    let before = DiffSide(old, keys: &keys, shapeOnly: shapeOnly)
+    let after = DiffSide(self, keys: &keys, shapeOnly: shapeOnly)
+    var coverage: TraceDiff.Coverage?
+    if shapeOnly, origin != old.origin {
+      let (map, run) = origin == .static ? (after, before) : (before, after)
+      let recorded = Set(run.edgeCounts.keys)
+      let mapped = Set(map.edgeCounts.keys)
+      let mapChains = mapped.filter { $0.kind == .chain }
+      coverage = TraceDiff.Coverage(
+        recordedEdges: recorded.count, recordedEdgesMapped: recorded.intersection(mapped).count,
+        mappedChains: mapChains.count,
+        mappedChainsRecorded: mapChains.intersection(recorded).count)
+    }
 
     var added: [NumberedEdge] = []
     var removed: [NumberedEdge] = []
@@ -73,7 +91,7 @@ extension TraceGraph {
       removedLeaks: before.leaks.subtracting(after.leaks).sorted(),
       addedOwnerLinks: after.ownerLinks.subtracting(before.ownerLinks).sorted(),
       removedOwnerLinks: before.ownerLinks.subtracting(after.ownerLinks).sorted(),
-      labels: labels)
+      coverage: coverage, labels: labels)
   }
 
   /// Each node's identity across runs, by node id: `CartStore.added [PublishSubject]` for a
@@ -185,7 +203,8 @@ private struct DiffSide {
   /// The pairs of owners the coupling map connects, as `from -> to`.
   var ownerLinks: Set<String> = []
 
-  init(_ graph: TraceGraph, keys: inout StableKeys) {
+  /// `shapeOnly`: subscription and chain edges only, each counted once, and no leaks.
+  init(_ graph: TraceGraph, keys: inout StableKeys, shapeOnly: Bool) {
     let index = TraceGraphIndex(graph)
     let identities = graph.identityKeys()
     let numbers = (0..<index.count).map { position in
@@ -193,7 +212,7 @@ private struct DiffSide {
       let node = index.nodes[position]
       return keys.number(identities[id] ?? "node #\(id)", node: node, id: id)
     }
-    for leak in graph.leaks() {
+    for leak in graph.leaks() where !shapeOnly {
       let subscriber = identities[leak.subscriber] ?? "node #\(leak.subscriber)"
       leaks.insert("\(subscriber) <- \(identities[leak.node] ?? "node #\(leak.node)")")
     }
@@ -204,11 +223,11 @@ private struct DiffSide {
       nodes.insert(numbers[position])
     }
     edgeCounts.reserveCapacity(graph.edges.count)
-    for edge in graph.edges {
+    for edge in graph.edges where !shapeOnly || edge.kind != .emission {
       let numbered = NumberedEdge(
         from: numbers[index.position(of: edge.from)!], to: numbers[index.position(of: edge.to)!],
         kind: edge.kind)
-      edgeCounts[numbered, default: 0] += edge.count
+      edgeCounts[numbered] = shapeOnly ? 1 : edgeCounts[numbered, default: 0] + edge.count
     }
     for cycle in index.cycles() {
       cycles.insert(Set(cycle.map { numbers[$0] }).sorted())
@@ -281,6 +300,31 @@ public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
   /// Pairs of owners (`CartBadge -> Analytics (sends)`) newly connected, and no longer.
   public var addedOwnerLinks: [String]
   public var removedOwnerLinks: [String]
+  /// Between a static map and a recorded trace: how much of each the other has.
+  public var coverage: Coverage?
+
+  /// How a static map and a recorded trace of the same code compare, by identity.
+  public struct Coverage: Sendable, Equatable, CustomStringConvertible {
+    /// The recorded trace's subscription and chain edges, and how many of them the map has
+    /// (the map's recall).
+    public var recordedEdges: Int
+    public var recordedEdgesMapped: Int
+    /// The map's chain edges, and how many of them the run exercised (a lower bound of the
+    /// map's precision: a run exercises only some paths).
+    public var mappedChains: Int
+    public var mappedChainsRecorded: Int
+
+    /// `the map has 41 of 45 recorded subscription and chain edges (91%); ...`.
+    public var description: String {
+      func percent(_ part: Int, _ whole: Int) -> String {
+        whole == 0 ? "-" : "\(part * 100 / whole)%"
+      }
+      return "the map has \(recordedEdgesMapped) of \(recordedEdges) recorded subscription and "
+        + "chain edges (\(percent(recordedEdgesMapped, recordedEdges))); the run exercised "
+        + "\(mappedChainsRecorded) of the map's \(mappedChains) chain edges "
+        + "(\(percent(mappedChainsRecorded, mappedChains)))"
+    }
+  }
   /// `describe(node:)` of each key, for the description.
   private var labels: [String: String]
 
@@ -288,8 +332,9 @@ public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
     addedNodes: [String], removedNodes: [String], addedEdges: [Edge], removedEdges: [Edge],
     changedCounts: [CountChange], newCycles: [[String]], removedCycles: [[String]],
     addedLeaks: [String], removedLeaks: [String], addedOwnerLinks: [String],
-    removedOwnerLinks: [String], labels: [String: String]
+    removedOwnerLinks: [String], coverage: Coverage? = nil, labels: [String: String]
   ) {
+    self.coverage = coverage
     self.removedCycles = removedCycles
     self.addedLeaks = addedLeaks
     self.removedLeaks = removedLeaks
@@ -315,12 +360,15 @@ public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
   /// One change a line: `+`/`-` for added and removed nodes and edges, `~` for a changed count,
   /// `+ cycle` for a new cycle; `no changes` when empty. Nodes read `kind file:line (owner)`.
   public var description: String {
-    guard !isEmpty else { return "no changes" }
+    guard !isEmpty else {
+      return coverage.map { "static map against recorded trace: \($0)\nno changes" }
+        ?? "no changes"
+    }
     func node(_ key: String) -> String { labels[key] ?? key }
     func edge(_ edge: Edge) -> String {
       "\(node(edge.from)) -> \(node(edge.to)) (\(edge.kind.rawValue))"
     }
-    var lines: [String] = []
+    var lines: [String] = coverage.map { ["static map against recorded trace: \($0)"] } ?? []
     // What changed in meaning first.
     lines += removedCycles.map { "- cycle (removed): " + $0.map(node).joined(separator: ", ") }
     lines += newCycles.map { "+ cycle (new): " + $0.map(node).joined(separator: ", ") }

@@ -15,7 +15,8 @@ extension Extractor {
       evaluateArguments(call, in: &scope)
       return .stream(
         graph.add(
-          kind: calleeType, role: .subject, file: scope.file.path, line: scope.file.line(of: call),
+          kind: Vocabulary.recordedKind(calleeType), role: .subject, file: scope.file.path,
+          line: scope.file.line(of: call),
           owner: ownerName(scope.type)))
     }
     // A nested type's initializer: `LoginViewModel.Input(name: ...)`.
@@ -38,7 +39,9 @@ extension Extractor {
       if let typeName = typeExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
         Vocabulary.factories.contains(typeName), scope.locals[typeName] == nil
       {
-        return factory(name, call, line: line, in: &scope)
+        // Recorded kinds: `create` for Observable's, `Single.create` for a trait's.
+        let kind = typeName == "Observable" ? name : "\(typeName).\(name)"
+        return factory(kind, call, line: line, in: &scope)
       }
       if Vocabulary.sends.contains(name), isSend(name, call) {
         let target = evaluate(baseExpression, in: &scope)
@@ -65,6 +68,8 @@ extension Extractor {
         return .unknown
       }
       switch base {
+      case .stream(let upstream) where name == "asObservable" && call.arguments.isEmpty:
+        return .stream(upstream)  // the same stream, as a recorded trace shows it
       case .stream(let upstream) where !Vocabulary.notOperators.contains(name):
         return `operator`(name, of: [upstream], call, line: line, in: &scope)
       case .instance(let type):
@@ -108,7 +113,7 @@ extension Extractor {
   /// root send of the function being read.
   private func send(into subject: UInt64, at line: UInt, in scope: inout Scope) {
     // `observer.onNext` in `Observable.create { observer in ... }`: the node emitting, no send.
-    if subject == scope.delivering, graph.node(subject).role == .source { return }
+    if graph.node(subject).role == .source { return }
     if let sender = scope.delivering {
       graph.chain(from: sender, to: subject, file: scope.file.path)
     } else {
@@ -123,6 +128,14 @@ extension Extractor {
     _ kind: String, of upstream: UInt64, _ call: FunctionCallExprSyntax, line: UInt,
     in scope: inout Scope
   ) -> Value {
+    // `bind(to: cell)` into a state cell is a state binding, as a recorded trace names it.
+    var kind = kind
+    if kind == "bind(to:)", let target = call.arguments.first?.expression,
+      declaredType(of: target, in: scope).map({ Vocabulary.baseTypeName($0) == "StateCell" })
+        ?? false
+    {
+      kind = "bind(to: state)"
+    }
     let node = graph.add(
       kind: kind, role: .terminal, file: scope.file.path, line: line, owner: ownerName(scope.type))
     graph.subscribe(node, to: upstream)
@@ -165,11 +178,18 @@ extension Extractor {
         graph.subscribe(node, to: value)
       }
     }
-    // `create { observer in ... }`: the observer is the created stream itself.
-    let observer: Value? = name == "create" && upstreams.isEmpty ? .stream(node) : nil
+    // `create { observer in ... }`: the observer is the created stream itself, and the closure
+    // runs when it is subscribed to, during the delivery of whoever subscribes (a flatMap's):
+    // its sends belong to the function that makes it, as its callers see them.
+    let creates = kind.hasSuffix("create") && upstreams.isEmpty
     for closure in closures(of: call) {
-      if let returned = runClosure(closure, deliveredBy: node, in: scope, observer: observer).stream
-      {
+      if creates {
+        var inner = scope
+        inner.delivering = nil
+        _ = runClosure(closure, deliveredBy: nil, in: inner, observer: .stream(node))
+        continue
+      }
+      if let returned = runClosure(closure, deliveredBy: node, in: scope).stream {
         graph.subscribe(node, to: returned)
       }
     }
@@ -275,12 +295,14 @@ extension Extractor {
   /// returns, if it returns a known one.
   @discardableResult
   private func runClosure(
-    _ closure: ClosureExprSyntax, deliveredBy node: UInt64, in scope: Scope,
+    _ closure: ClosureExprSyntax, deliveredBy node: UInt64?, in scope: Scope,
     observer: Value? = nil
   ) -> Value {
     var inner = scope
-    inner.delivering = node
-    inner.function = nil
+    if let node {
+      inner.delivering = node
+      inner.function = nil
+    }
     if let parameters = closure.signature?.parameterClause {
       // Parameters shadow the locals they are named after.
       for name in parameterNames(parameters) { inner.locals[name] = .unknown }
@@ -326,6 +348,27 @@ extension Extractor {
       var inner = scope
       walk(Syntax(closure.statements), in: &inner)
     }
+  }
+
+  /// The declared type of a stored property an expression names (`state.headline`), if known.
+  private func declaredType(of expression: ExprSyntax, in scope: Scope) -> String? {
+    var local = scope
+    var declaration: PropertyDeclaration?
+    if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base,
+      case .instance(let type) = evaluate(base, in: &local)
+    {
+      declaration = type.properties[member.declName.baseName.text]
+    } else if let reference = expression.as(DeclReferenceExprSyntax.self), let type = scope.type {
+      declaration = type.properties[reference.baseName.text]
+    }
+    guard let declaration else { return nil }
+    if let typeText = declaration.typeText { return typeText }
+    // `let headline = StateCell(...)`: the type it constructs.
+    var callee = declaration.initializer?.as(FunctionCallExprSyntax.self)?.calledExpression
+    if let specialized = callee?.as(GenericSpecializationExprSyntax.self) {
+      callee = specialized.expression
+    }
+    return callee?.trimmedDescription
   }
 
   /// Whether a closure uses `self` without capturing it weakly or unowned.
@@ -381,12 +424,17 @@ extension Extractor {
       }
       guard let bag = use.bag else { continue }
       let bagBase = bag.split(separator: ".").dropLast().joined(separator: ".")
-      if use.capturesSelfStrongly, !bagBase.isEmpty, bagBase != "self" {
+      if !bagBase.isEmpty, bagBase != "self", use.scope.type != nil {
+        let owner = use.scope.type?.name ?? "its owner"
         leakCandidates.append(
           StaticMap.LeakCandidate(
             node: node, site: site,
-            reason: "\(kind) captures self strongly and is kept in \(bag): self lives as long as "
-              + "\(bagBase); capture [weak self] or use subscribe(with:)"))
+            reason: use.capturesSelfStrongly
+              ? "\(kind) captures self strongly and is kept in \(bag): \(owner) lives as long as "
+                + "\(bagBase); capture [weak self] or use subscribe(with:), and keep it in "
+                + "\(owner)'s own bag"
+              : "\(kind) is kept in \(bag), not in \(owner)'s own bag: it stays live after "
+                + "\(owner) is gone, for as long as \(bagBase) lives"))
       }
       if let type = use.scope.type, type.name.hasSuffix("Cell"),
         bag == "disposeBag" || bag == "self.disposeBag", !resetsBag(type)

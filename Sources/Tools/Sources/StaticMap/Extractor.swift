@@ -108,8 +108,8 @@ final class Extractor {
     if let initializer = declaration.initializer {
       if let subject = subjectConstruction(initializer) {
         let node = graph.add(
-          kind: subject, role: .subject, file: declaration.file.path, line: declaration.line,
-          owner: ownerName(type), name: key)
+          kind: Vocabulary.recordedKind(subject), role: .subject, file: declaration.file.path,
+          line: declaration.line, owner: ownerName(type), name: key)
         propertyNodes[key] = node
         return .stream(node)
       }
@@ -131,7 +131,8 @@ final class Extractor {
     }
     let base = Vocabulary.baseTypeName(typeText)
     let node = graph.add(
-      kind: base, role: Vocabulary.subjects.contains(base) ? .subject : .operator,
+      kind: Vocabulary.recordedKind(base),
+      role: Vocabulary.subjects.contains(base) ? .subject : .operator,
       file: declaration.file.path, line: declaration.line, owner: ownerName(type), name: key)
     propertyNodes[key] = node
     return .stream(node)

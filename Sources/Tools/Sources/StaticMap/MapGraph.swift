@@ -66,14 +66,43 @@ struct MapGraph {
     edgeCounts[key, default: 0] += 1
   }
 
-  /// The trace graph: each edge once, its count the number of places that make it.
-  var graph: TraceGraph {
-    let edges = edgeOrder.map { key in
-      TraceGraph.Edge(
-        from: key.from, to: key.to, kind: key.kind, count: edgeCounts[key]!,
-        live: key.kind == .subscription ? edgeCounts[key]! : 0)
+  /// The trace graph: each edge once, its count the number of places that make it. A node of
+  /// `passThrough` (a stream parameter) fed from one place only is left out, its subscribers
+  /// taking from that place, as a recorded trace shows it.
+  func graph(passThrough: Set<UInt64>) -> TraceGraph {
+    var replaced: [UInt64: UInt64] = [:]
+    for id in passThrough.sorted() where nodes[Int(id) - 1].upstreams.count == 1 {
+      replaced[id] = nodes[Int(id) - 1].upstreams[0]
     }
-    var graph = TraceGraph(nodes: nodes, edges: edges)
+    func resolve(_ id: UInt64) -> UInt64 {
+      var current = id
+      var steps = 0
+      while let next = replaced[current], steps < replaced.count {
+        current = next
+        steps += 1
+      }
+      return current
+    }
+    var counts: [EdgeKey: Int] = [:]
+    var order: [EdgeKey] = []
+    for key in edgeOrder {
+      // The edge into a node left out is the one its subscribers now take.
+      if key.kind == .subscription, replaced[key.to] != nil { continue }
+      let mapped = EdgeKey(from: resolve(key.from), to: resolve(key.to), kind: key.kind)
+      if counts[mapped] == nil { order.append(mapped) }
+      counts[mapped, default: 0] += edgeCounts[key]!
+    }
+    let kept = nodes.filter { replaced[$0.id] == nil }.map { node in
+      var node = node
+      node.upstreams = node.upstreams.map(resolve)
+      return node
+    }
+    let edges = order.map { key in
+      TraceGraph.Edge(
+        from: key.from, to: key.to, kind: key.kind, count: counts[key]!,
+        live: key.kind == .subscription ? counts[key]! : 0)
+    }
+    var graph = TraceGraph(nodes: kept, edges: edges)
     graph.origin = .static
     return graph
   }

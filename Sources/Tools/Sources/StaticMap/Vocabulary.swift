@@ -41,6 +41,16 @@ enum Vocabulary {
   /// Argument labels that recorded kinds keep (`observe(on:)`, `take(until:)`).
   static let kindLabels: Set<String> = ["on", "until", "while", "when", "for"]
 
+  /// The kind a recorded trace gives a subject or relay: Streams' relays are subjects inside.
+  static func recordedKind(_ type: String) -> String {
+    switch type {
+    case "PublishRelay": "PublishSubject"
+    case "BehaviorRelay": "BehaviorSubject"
+    case "ReplayRelay": "ReplaySubject"
+    default: type
+    }
+  }
+
   /// The imports the migration table reports.
   static let rxModules: Set<String> = ["RxSwift", "RxCocoa", "RxRelay"]
   static let streamsModules: Set<String> = ["Streams", "StreamsState"]

@@ -45,7 +45,7 @@ struct StaticMapFindingsTests {
     #expect(reasons[2].hasPrefix("App/Leaks.swift:24: ItemCell is a reused cell"))
   }
 
-  @Test("a cell that gives itself a fresh bag, and a weak capture, are no candidates")
+  @Test("a cell that gives itself a fresh bag, with weak and strong captures, has no candidates")
   func notLeaks() {
     let result = map([
       "Fine.swift": """
@@ -65,7 +65,7 @@ struct StaticMapFindingsTests {
         }
 
         func configure() {
-          session.events.subscribe(onNext: { [weak self] _ in _ = self }).disposed(by: session.disposeBag)
+          session.events.subscribe(onNext: { [weak self] _ in _ = self }).disposed(by: disposeBag)
           session.events.subscribe(onNext: { print($0) }).disposed(by: disposeBag)
         }
       }
