@@ -52,8 +52,8 @@ func report(_ graph: TraceGraph, into folder: String) {
     }
   }
   print("look at it:")
-  print("  swift run streams-trace cycles \(folder)/screen.dump.json")
-  print("  swift run streams-trace leaks \(folder)/screen.dump.json")
+  print("  swift run --package-path Sources/Tools streams-trace cycles \(folder)/screen.dump.json")
+  print("  swift run --package-path Sources/Tools streams-trace leaks \(folder)/screen.dump.json")
   print("  dot -Tsvg \(folder)/screen.dot -o screen.svg")
   print("  open \(folder)/screen.trace.json at https://ui.perfetto.dev")
 }
