@@ -20,8 +20,15 @@ extension TraceGraph {
     Self.describe(nodes.first { $0.id == id }, id: id)
   }
 
-  /// The one formatter behind ``describe(node:)`` and every query's description.
-  static func describe(_ node: Node?, id: UInt64) -> String {
+  /// The one formatter behind ``describe(node:)`` and every query's description, for a caller
+  /// that has the node at hand (``describe(node:)`` looks it up).
+  ///
+  /// - Parameters:
+  ///   - node: The node, or `nil` for one the graph does not have.
+  ///   - id: Its id, for `node #id` when `node` is `nil`.
+  /// - Returns: `CartStore.added (PublishSubject App/CartStore.swift:7)`, or the kind, call site
+  ///   and owner of an unnamed node.
+  public static func describe(_ node: Node?, id: UInt64) -> String {
     guard let node else { return "node #\(id)" }
     let site = "\(node.kind) \(node.file):\(node.line)"
     guard let name = node.name else {

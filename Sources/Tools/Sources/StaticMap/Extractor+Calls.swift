@@ -150,6 +150,12 @@ extension Extractor {
         _ = evaluate(argument.expression, in: &scope)
         continue
       }
+      // `bind(to: label.rx.text)`: a UI binder, where elements leave the graph (a recorded
+      // trace has no node for it either).
+      if isReactiveMember(argument.expression) {
+        note(reference: argument.expression, resolved: true, in: scope)
+        continue
+      }
       // `bind(to: a, b)`, `drive(relay)`, `emit(to: relay)`: targets; `subscribe(observer)` too.
       let target = evaluate(argument.expression, in: &scope)
       note(reference: argument.expression, resolved: target.stream != nil, in: scope)
@@ -369,6 +375,23 @@ extension Extractor {
       callee = specialized.expression
     }
     return callee?.trimmedDescription
+  }
+
+  /// Whether `expression` is a member of RxCocoa's reactive extensions: `label.rx.text`,
+  /// `tableView.rx.items(cellIdentifier: "Cell")`.
+  private func isReactiveMember(_ expression: ExprSyntax) -> Bool {
+    var current: ExprSyntax? = expression
+    while let node = current {
+      if let call = node.as(FunctionCallExprSyntax.self) {
+        current = call.calledExpression
+      } else if let member = node.as(MemberAccessExprSyntax.self) {
+        if member.declName.baseName.text == "rx" { return true }
+        current = member.base
+      } else {
+        return false
+      }
+    }
+    return false
   }
 
   /// Whether a closure uses `self` without capturing it weakly or unowned.

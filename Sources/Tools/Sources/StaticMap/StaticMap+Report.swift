@@ -5,17 +5,10 @@ extension StaticMap {
   /// cross-file chains, the cycles, fan-in and fan-out, the leak candidates, the migration table,
   /// what was not resolved and the warnings.
   public var summary: String {
-    var labels: [UInt64: String] = [:]
-    var nodeFile: [UInt64: String] = [:]
-    for node in graph.nodes {
-      nodeFile[node.id] = node.file
-    }
-    func label(_ id: UInt64) -> String {
-      if let known = labels[id] { return known }
-      let made = graph.describe(node: id)
-      labels[id] = made
-      return made
-    }
+    var nodesByID: [UInt64: TraceGraph.Node] = [:]
+    for node in graph.nodes { nodesByID[node.id] = node }
+    let nodeFile = nodesByID.mapValues(\.file)
+    func label(_ id: UInt64) -> String { TraceGraph.describe(nodesByID[id], id: id) }
     var lines: [String] = []
     let rxFiles = files.filter { !$0.imports.isEmpty }
     let terminals = graph.nodes.filter { $0.role == .terminal }.count

@@ -21,6 +21,7 @@ enum Vocabulary {
   /// The calls that subscribe, by name, with the kind a recorded trace gives their node.
   static func terminalKind(_ name: String, firstLabel: String?) -> String? {
     switch name {
+    case "subscribe" where firstLabel == "on": nil  // subscribe(on:) is an operator
     case "subscribe": firstLabel == "with" ? "subscribe(with:)" : "subscribe"
     case "bind": firstLabel == "to" ? "bind(to:)" : "subscribe"
     case "drive": "drive"

@@ -453,4 +453,29 @@ struct StaticMapResolutionTests {
         "PublishSubject@Two.swift:10", "PublishSubject@Two.swift:11",
       ])
   }
+
+  @Test("bind(to:) and drive into RxCocoa binders (label.rx.text) end the graph: no node, no send")
+  func uiBinders() {
+    let result = map([
+      "Labels.swift": """
+      import RxSwift
+      import RxCocoa
+
+      final class Labels {
+        let title = BehaviorRelay<String>(value: "")
+        let label = UILabel()
+        let bag = DisposeBag()
+
+        func bind() {
+          title.bind(to: label.rx.text).disposed(by: bag)
+          title.asDriver().drive(label.rx.text).disposed(by: bag)
+        }
+      }
+      """
+    ])
+    #expect(result.chainPairs.isEmpty)
+    #expect(!result.graph.nodes.contains { $0.kind.hasPrefix("rx.") })
+    #expect(result.graph.nodes.filter { $0.role == .terminal }.count == 2)
+    #expect(result.references.allSatisfy { $0.resolved })
+  }
 }
