@@ -316,20 +316,7 @@ extension Extractor {
         inner.locals[first] = observer
       }
     }
-    var result = Value.unknown
-    let statements = closure.statements
-    for statement in statements {
-      if let returned = statement.item.as(ReturnStmtSyntax.self),
-        let expression = returned.expression
-      {
-        result = evaluate(expression, in: &inner)
-      } else if statements.count == 1, let expression = statement.item.as(ExprSyntax.self) {
-        result = evaluate(expression, in: &inner)
-      } else {
-        walk(Syntax(statement.item), in: &inner)
-      }
-    }
-    return result
+    return body(closure.statements, in: &inner)
   }
 
   private func parameterNames(_ clause: ClosureSignatureSyntax.ParameterClause) -> [String] {
@@ -407,77 +394,6 @@ extension Extractor {
     }
     return closure.statements.tokens(viewMode: .sourceAccurate).contains {
       $0.tokenKind == .keyword(.self)
-    }
-  }
-
-  // MARK: Bags and leaks
-
-  /// `disposed(by: bag)`: where the subscription is kept.
-  private func keep(_ terminal: UInt64, in bag: ExprSyntax?, scope: Scope) {
-    terminals[terminal]?.bag = bag?.trimmedDescription ?? "?"
-  }
-
-  /// Records a place where a stream was expected.
-  func note(reference: ExprSyntax, resolved: Bool, in scope: Scope) {
-    references.append(
-      StaticMap.Reference(
-        file: scope.file.path, line: scope.file.line(of: reference),
-        text: String(
-          reference.trimmedDescription.split(whereSeparator: \.isWhitespace)
-            .joined(separator: " ").prefix(80)),
-        resolved: resolved))
-  }
-
-  /// The subscriptions that may outlive what they serve: never kept; keeping `self` strongly in
-  /// another object's bag; made in a reused cell without a fresh bag.
-  func findLeakCandidates() {
-    let ordered = terminals.sorted {
-      ($0.value.file.path, $0.value.line, $0.key) < ($1.value.file.path, $1.value.line, $1.key)
-    }
-    for (node, use) in ordered {
-      let site = "\(use.file.path):\(use.line)"
-      let kind = graph.node(node).kind
-      if use.discarded || use.bag == nil {
-        leakCandidates.append(
-          StaticMap.LeakCandidate(
-            node: node, site: site,
-            reason: "the result of \(kind) is never disposed or put in a bag: it lives until the "
-              + "sequence ends"))
-        continue
-      }
-      guard let bag = use.bag else { continue }
-      let bagBase = bag.split(separator: ".").dropLast().joined(separator: ".")
-      if !bagBase.isEmpty, bagBase != "self", use.scope.type != nil {
-        let owner = use.scope.type?.name ?? "its owner"
-        leakCandidates.append(
-          StaticMap.LeakCandidate(
-            node: node, site: site,
-            reason: use.capturesSelfStrongly
-              ? "\(kind) captures self strongly and is kept in \(bag): \(owner) lives as long as "
-                + "\(bagBase); capture [weak self] or use subscribe(with:), and keep it in "
-                + "\(owner)'s own bag"
-              : "\(kind) is kept in \(bag), not in \(owner)'s own bag: it stays live after "
-                + "\(owner) is gone, for as long as \(bagBase) lives"))
-      }
-      if let type = use.scope.type, type.name.hasSuffix("Cell"),
-        bag == "disposeBag" || bag == "self.disposeBag", !resetsBag(type)
-      {
-        leakCandidates.append(
-          StaticMap.LeakCandidate(
-            node: node, site: site,
-            reason: "\(type.name) is a reused cell and keeps \(kind) in \(bag), which is never "
-              + "replaced: give the cell a fresh DisposeBag in prepareForReuse()"))
-      }
-    }
-  }
-
-  /// Whether a type assigns a fresh `DisposeBag()` anywhere outside its initializers.
-  private func resetsBag(_ type: TypeDeclaration) -> Bool {
-    type.functions.contains { name, functions in
-      name != "init"
-        && functions.contains {
-          $0.body.statements.trimmedDescription.contains("DisposeBag()")
-        }
     }
   }
 }

@@ -37,7 +37,7 @@ final class Extractor {
   let table: TypeTable
   var graph = MapGraph()
   /// The node of each stream property, by `Type.property`.
-  private var propertyNodes: [String: UInt64] = [:]
+  var propertyNodes: [String: UInt64] = [:]
   private var propertiesInProgress: Set<String> = []
   /// The value each function returns, by `Type.function`; read once.
   private var functionResults: [String: Value] = [:]
@@ -189,19 +189,7 @@ final class Extractor {
         scope.locals[parameter.name] = .instance(held)
       }
     }
-    var result = Value.unknown
-    let statements = function.body.statements
-    for statement in statements {
-      if let returned = statement.item.as(ReturnStmtSyntax.self),
-        let expression = returned.expression
-      {
-        result = evaluate(expression, in: &scope)
-      } else if statements.count == 1, let expression = statement.item.as(ExprSyntax.self) {
-        result = evaluate(expression, in: &scope)
-      } else {
-        walk(Syntax(statement.item), in: &scope)
-      }
-    }
+    var result = body(function.body.statements, in: &scope)
     if case .unknown = result, let returnType = function.returnTypeText,
       let held = table.lookup(returnType, from: type.name)
     {
@@ -232,6 +220,24 @@ final class Extractor {
   }
 
   // MARK: Statements
+
+  /// Reads a function's or closure's statements; returns the value it returns (its last
+  /// `return`, or its one expression).
+  func body(_ statements: CodeBlockItemListSyntax, in scope: inout Scope) -> Value {
+    var result = Value.unknown
+    for statement in statements {
+      if let returned = statement.item.as(ReturnStmtSyntax.self),
+        let expression = returned.expression
+      {
+        result = evaluate(expression, in: &scope)
+      } else if statements.count == 1, let expression = statement.item.as(ExprSyntax.self) {
+        result = evaluate(expression, in: &scope)
+      } else {
+        walk(Syntax(statement.item), in: &scope)
+      }
+    }
+    return result
+  }
 
   /// Reads statements in order, keeping the locals they declare.
   func walk(_ node: Syntax, in scope: inout Scope) {
@@ -314,90 +320,6 @@ final class Extractor {
     if name == "self" { return scope.type.map { .instance($0) } ?? .unknown }
     if let local = scope.locals[name] { return local }
     if let type = scope.type, type.properties[name] != nil { return property(name, of: type) }
-    return .unknown
-  }
-
-  private func memberValue(_ member: MemberAccessExprSyntax, in scope: inout Scope) -> Value {
-    let name = member.declName.baseName.text
-    guard let baseExpression = member.base else { return .unknown }
-    // `Service.shared`: a static property holding an instance of a known type.
-    if let typeName = baseExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
-      scope.locals[typeName] == nil, scope.type?.properties[typeName] == nil,
-      let type = table.lookup(typeName, from: scope.type?.name),
-      let declaration = type.staticProperties[name]
-    {
-      if let typeText = declaration.typeText, let held = table.lookup(typeText, from: type.name) {
-        return .instance(held)
-      }
-      if let initializer = declaration.initializer {
-        var inner = Scope(type: type, file: declaration.file)
-        return evaluate(initializer, in: &inner)
-      }
-      return .unknown
-    }
-    let base = evaluate(baseExpression, in: &scope)
-    switch base {
-    case .instance(let type):
-      if type.properties[name] != nil { return property(name, of: type) }
-      if name == "rx" { return .reactive }
-      return .unknown
-    case .reactive:
-      // `button.rx.tap`: a source each time it is read.
-      let node = graph.add(
-        kind: "rx.\(name)", role: .source, file: scope.file.path, line: scope.file.line(of: member),
-        owner: ownerName(scope.type))
-      return .stream(node)
-    case .stream(let upstream) where !Vocabulary.notOperators.contains(name):
-      // A property that is a stream of the stream: `text.orEmpty`, `driver.asObservable`.
-      let node = graph.add(
-        kind: name, role: .operator, file: scope.file.path,
-        line: scope.file.line(of: member.declName), owner: ownerName(scope.type))
-      graph.subscribe(node, to: upstream)
-      return .stream(node)
-    default:
-      return name == "rx" ? .reactive : .unknown
-    }
-  }
-
-  /// `_ = x.subscribe(...)`, `self.results = query.map(...)`: assignments.
-  private func assignment(_ sequence: SequenceExprSyntax, in scope: inout Scope) -> Value {
-    let elements = Array(sequence.elements)
-    guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else {
-      for element in elements { _ = evaluate(element, in: &scope) }
-      return .unknown
-    }
-    let value = evaluate(elements[2], in: &scope)
-    if elements[0].is(DiscardAssignmentExprSyntax.self) {
-      if case .subscription(let terminal) = value { terminals[terminal]?.discarded = true }
-      return .unknown
-    }
-    // `self.x = ...` or `x = ...` for a property of this type.
-    var propertyName: String?
-    if let member = elements[0].as(MemberAccessExprSyntax.self),
-      member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
-    {
-      propertyName = member.declName.baseName.text
-    } else if let reference = elements[0].as(DeclReferenceExprSyntax.self),
-      scope.locals[reference.baseName.text] == nil
-    {
-      propertyName = reference.baseName.text
-    }
-    if let type = scope.type, let name = propertyName, type.properties[name] != nil {
-      let key = type.name + "." + name
-      if case .subscription(let terminal) = value { terminals[terminal]?.bag = "self.\(name)" }
-      if let node = value.stream {
-        if let existing = propertyNodes[key] {
-          if existing != node { graph.subscribe(existing, to: node) }
-        } else {
-          propertyNodes[key] = node
-          graph.name(node, key)
-        }
-      }
-    } else if let local = elements[0].as(DeclReferenceExprSyntax.self)?.baseName.text {
-      scope.locals[local] = value
-    } else {
-      _ = evaluate(elements[0], in: &scope)
-    }
     return .unknown
   }
 }
