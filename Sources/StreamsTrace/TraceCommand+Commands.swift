@@ -216,6 +216,10 @@ extension Run {
     let arguments = try Arguments(command: "leaks", rest, options: [], flags: [])
     try arguments.expectPositional(["DUMP"])
     let graph = try load(arguments.positional[0])
+    if graph.origin == .static {
+      try emit(TraceGraph.staticMapNote("no live subscriptions to find leaks in"), to: nil)
+      return .success
+    }
     let leaks = graph.leaks()
     var lines =
       leaks.isEmpty
@@ -262,8 +266,10 @@ extension Run {
         "#\($0.id)…#\(graph.deliveries[graph.deliveries.count - 1].id)"
       }
       throw CommandError(
-        message: "the trace keeps no delivery #\(id)"
-          + (range.map { " (it keeps \($0))" } ?? " (it keeps none)"),
+        message: graph.origin == .static
+          ? TraceGraph.staticMapNote("no deliveries to follow a chain from")
+          : "the trace keeps no delivery #\(id)"
+            + (range.map { " (it keeps \($0))" } ?? " (it keeps none)"),
         status: .usage)
     }
     try emit(chain.description, to: nil)
@@ -276,7 +282,16 @@ extension Run {
     let old = try load(arguments.positional[0])
     let new = try load(arguments.positional[1])
     let difference = new.diff(from: old)
-    try emit(difference.isEmpty ? "no differences" : difference.description, to: nil)
+    try emit(difference.description, to: nil)
     return difference.isEmpty ? .success : .found
+  }
+}
+
+extension TraceGraph {
+  /// What a command that needs a run says of a static map: what it lacks, and where to look.
+  static func staticMapNote(_ lacking: String) -> String {
+    "this dump is a static map (streams-trace map): it has \(lacking). The map's own output "
+      + "lists its leak candidates and cross-file chains; record a run (Guides/Tracing.md, "
+      + "\"Turning it on\") to see what happens."
   }
 }

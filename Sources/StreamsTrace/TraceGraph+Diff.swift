@@ -11,7 +11,9 @@ extension TraceGraph {
   ///
   /// When either graph is a static map (``origin`` `.static`), only the shape is compared:
   /// subscription and chain edges without their counts (a map has no emissions and counts
-  /// places, not events), and no leaks (a map has no live subscriptions); ``TraceDiff/coverage``
+  /// places, not events), and no leaks (a map has no live subscriptions); nodes without a name
+  /// are keyed by owner, kind and place (file name and line), so the map and the recording must
+  /// be of the same revision of the code; ``TraceDiff/coverage``
   /// then says how much of the recorded graph the map has, and how many of its chain edges the
   /// run exercised.
   ///
@@ -151,6 +153,28 @@ extension TraceGraph {
   }
 }
 
+extension TraceGraph {
+  /// Each node's identity between a static map and a recorded trace, by node id: the name for a
+  /// named node, as in ``identityKeys()``; for the others the owner, the kind and the place
+  /// (`TopViewModel: flatMapLatest TopViewModel.swift:21`). A map has one node for each place in
+  /// the code, where a run has one for each instance and a chain from the instance's own
+  /// upstream: a place is what the two have in common. The file is compared by its name, since a
+  /// map names files by folder and a recording by module.
+  func placeKeys() -> [UInt64: String] {
+    var keys: [UInt64: String] = [:]
+    for node in nodes where keys[node.id] == nil {
+      if let name = node.name {
+        keys[node.id] = "\(name) [\(node.kind)]"
+      } else {
+        let owner = node.owner ?? RecorderState.ownerFromFile(node.file) ?? "(unknown owner)"
+        let file = node.file.split(separator: "/").last.map(String.init) ?? node.file
+        keys[node.id] = "\(owner): \(node.kind) \(file):\(node.line)"
+      }
+    }
+    return keys
+  }
+}
+
 /// The stable keys of two traces, numbered so that comparing them compares integers.
 private struct StableKeys {
   private var numbers: [String: Int] = [:]
@@ -206,7 +230,7 @@ private struct DiffSide {
   /// `shapeOnly`: subscription and chain edges only, each counted once, and no leaks.
   init(_ graph: TraceGraph, keys: inout StableKeys, shapeOnly: Bool) {
     let index = TraceGraphIndex(graph)
-    let identities = graph.identityKeys()
+    let identities = shapeOnly ? graph.placeKeys() : graph.identityKeys()
     let numbers = (0..<index.count).map { position in
       let id = index.ids[position]
       let node = index.nodes[position]
@@ -232,156 +256,5 @@ private struct DiffSide {
     for cycle in index.cycles() {
       cycles.insert(Set(cycle.map { numbers[$0] }).sorted())
     }
-  }
-}
-
-/// What changed between two traces of the same code (``TraceGraph/diff(from:)``), by stable key.
-///
-/// ```swift
-/// let diff = newTrace.diff(from: oldTrace)
-/// #expect(diff.newCycles.isEmpty, "\(diff)")
-/// ```
-public struct TraceDiff: Sendable, Equatable, CustomStringConvertible {
-  /// An edge between two stable keys.
-  public struct Edge: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The stable key of the node elements come from.
-    public var from: String
-    /// The stable key of the node they go to.
-    public var to: String
-    /// What the edge stands for.
-    public var kind: TraceGraph.EdgeKind
-
-    /// Creates an edge between two stable keys.
-    public init(from: String, to: String, kind: TraceGraph.EdgeKind) {
-      self.from = from
-      self.to = to
-      self.kind = kind
-    }
-
-    /// By `from`, `to`, then kind.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-      (lhs.from, lhs.to, lhs.kind.rawValue) < (rhs.from, rhs.to, rhs.kind.rawValue)
-    }
-
-    /// `from -> to (kind)`, by stable key.
-    public var description: String { "\(from) -> \(to) (\(kind.rawValue))" }
-  }
-
-  /// An edge present in both traces whose count changed.
-  public struct CountChange: Sendable, Equatable, CustomStringConvertible {
-    /// The edge.
-    public var edge: Edge
-    /// Its count in the old trace and in the new one.
-    public var old: Int
-    public var new: Int
-
-    /// `edge: old -> new`.
-    public var description: String { "\(edge): \(old) -> \(new)" }
-  }
-
-  /// Stable keys of the nodes only the new trace has, sorted.
-  public var addedNodes: [String]
-  /// Stable keys of the nodes only the old trace has, sorted.
-  public var removedNodes: [String]
-  /// The edges only the new trace has, sorted.
-  public var addedEdges: [Edge]
-  /// The edges only the old trace has, sorted.
-  public var removedEdges: [Edge]
-  /// The edges in both whose count changed, sorted by edge.
-  public var changedCounts: [CountChange]
-  /// The structural cycles only the new trace has, each as its sorted stable keys.
-  public var newCycles: [[String]]
-  /// The cycles the old trace had that this one has not, as sets of keys.
-  public var removedCycles: [[String]]
-  /// Leaked subscriptions (`subscriber <- node`, by key) this trace has and the old had not,
-  /// and the reverse.
-  public var addedLeaks: [String]
-  public var removedLeaks: [String]
-  /// Pairs of owners (`CartBadge -> Analytics (sends)`) newly connected, and no longer.
-  public var addedOwnerLinks: [String]
-  public var removedOwnerLinks: [String]
-  /// Between a static map and a recorded trace: how much of each the other has.
-  public var coverage: Coverage?
-
-  /// How a static map and a recorded trace of the same code compare, by identity.
-  public struct Coverage: Sendable, Equatable, CustomStringConvertible {
-    /// The recorded trace's subscription and chain edges, and how many of them the map has
-    /// (the map's recall).
-    public var recordedEdges: Int
-    public var recordedEdgesMapped: Int
-    /// The map's chain edges, and how many of them the run exercised (a lower bound of the
-    /// map's precision: a run exercises only some paths).
-    public var mappedChains: Int
-    public var mappedChainsRecorded: Int
-
-    /// `the map has 41 of 45 recorded subscription and chain edges (91%); ...`.
-    public var description: String {
-      func percent(_ part: Int, _ whole: Int) -> String {
-        whole == 0 ? "-" : "\(part * 100 / whole)%"
-      }
-      return "the map has \(recordedEdgesMapped) of \(recordedEdges) recorded subscription and "
-        + "chain edges (\(percent(recordedEdgesMapped, recordedEdges))); the run exercised "
-        + "\(mappedChainsRecorded) of the map's \(mappedChains) chain edges "
-        + "(\(percent(mappedChainsRecorded, mappedChains)))"
-    }
-  }
-  /// `describe(node:)` of each key, for the description.
-  private var labels: [String: String]
-
-  init(
-    addedNodes: [String], removedNodes: [String], addedEdges: [Edge], removedEdges: [Edge],
-    changedCounts: [CountChange], newCycles: [[String]], removedCycles: [[String]],
-    addedLeaks: [String], removedLeaks: [String], addedOwnerLinks: [String],
-    removedOwnerLinks: [String], coverage: Coverage? = nil, labels: [String: String]
-  ) {
-    self.coverage = coverage
-    self.removedCycles = removedCycles
-    self.addedLeaks = addedLeaks
-    self.removedLeaks = removedLeaks
-    self.addedOwnerLinks = addedOwnerLinks
-    self.removedOwnerLinks = removedOwnerLinks
-    self.addedNodes = addedNodes
-    self.removedNodes = removedNodes
-    self.addedEdges = addedEdges
-    self.removedEdges = removedEdges
-    self.changedCounts = changedCounts
-    self.newCycles = newCycles
-    self.labels = labels
-  }
-
-  /// Whether the two traces have the same nodes, edges, counts and cycles.
-  public var isEmpty: Bool {
-    addedNodes.isEmpty && removedNodes.isEmpty && addedEdges.isEmpty && removedEdges.isEmpty
-      && changedCounts.isEmpty && newCycles.isEmpty && removedCycles.isEmpty
-      && addedLeaks.isEmpty && removedLeaks.isEmpty && addedOwnerLinks.isEmpty
-      && removedOwnerLinks.isEmpty
-  }
-
-  /// One change a line: `+`/`-` for added and removed nodes and edges, `~` for a changed count,
-  /// `+ cycle` for a new cycle; `no changes` when empty. Nodes read `kind file:line (owner)`.
-  public var description: String {
-    guard !isEmpty else {
-      return coverage.map { "static map against recorded trace: \($0)\nno changes" }
-        ?? "no changes"
-    }
-    func node(_ key: String) -> String { labels[key] ?? key }
-    func edge(_ edge: Edge) -> String {
-      "\(node(edge.from)) -> \(node(edge.to)) (\(edge.kind.rawValue))"
-    }
-    var lines: [String] = coverage.map { ["static map against recorded trace: \($0)"] } ?? []
-    // What changed in meaning first.
-    lines += removedCycles.map { "- cycle (removed): " + $0.map(node).joined(separator: ", ") }
-    lines += newCycles.map { "+ cycle (new): " + $0.map(node).joined(separator: ", ") }
-    lines += removedLeaks.map { "- leak (fixed): \($0)" }
-    lines += addedLeaks.map { "+ leak (new): \($0)" }
-    lines += removedOwnerLinks.map { "- owners no longer connected: \($0)" }
-    lines += addedOwnerLinks.map { "+ owners newly connected: \($0)" }
-    if !lines.isEmpty { lines.append("detail:") }
-    lines += addedNodes.map { "+ node \(node($0))" }
-    lines += removedNodes.map { "- node \(node($0))" }
-    lines += addedEdges.map { "+ edge \(edge($0))" }
-    lines += removedEdges.map { "- edge \(edge($0))" }
-    lines += changedCounts.map { "~ edge \(edge($0.edge)): \($0.old) -> \($0.new)" }
-    return lines.joined(separator: "\n")
   }
 }

@@ -53,8 +53,12 @@ struct TraceCommandTests {
       ])
     var changed = quiet
     changed.edges[2].count = 9
+    var map = quiet
+    map.edges.remove(at: 2)
+    map.origin = .static
     files = CommandFiles([
       "sprawl.json": sprawl.dump(), "quiet.json": quiet.dump(), "changed.json": changed.dump(),
+      "map.json": map.dump(),
       "broken.json": "{\"format\": \"streams-trace\", \"version\": 1, \"nodes\": [",
     ])
   }
@@ -195,6 +199,23 @@ struct TraceCommandTests {
     let unknown = run("chain", "sprawl.json", "999999")
     #expect(unknown.status == .usage)
     #expect(unknown.error.contains("the trace keeps no delivery #999999"))
+  }
+
+  @Test("leaks and chain on a static map say what it lacks and where to look")
+  func staticMap() {
+    let leaks = run("leaks", "map.json")
+    #expect(leaks.status == .success)
+    #expect(
+      leaks.output.hasPrefix("this dump is a static map (streams-trace map): it has no live "))
+    #expect(leaks.output.contains("record a run"))
+    let chain = run("chain", "map.json", "1")
+    #expect(chain.status == .usage)
+    #expect(chain.error.contains("it has no deliveries to follow a chain from"))
+    // Against the recording it was made beside: the coverage, then the verdict.
+    let diff = run("diff", "map.json", "quiet.json")
+    #expect(diff.status == .success)
+    #expect(diff.output.hasPrefix("static map against recorded trace: the map has 3 of 3 "))
+    #expect(diff.output.hasSuffix("\nno differences\n"))
   }
 
   @Test("diff: nothing, then a changed count")

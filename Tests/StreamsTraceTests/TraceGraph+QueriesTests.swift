@@ -411,7 +411,7 @@ struct TraceGraphQueriesTests {
     }
     let diff = renumbered.diff(from: appGraph)
     #expect(diff.isEmpty)
-    #expect(diff.description == "no changes")
+    #expect(diff.description == "no differences")
     #expect(cycleGraph.diff(from: cycleGraph).isEmpty)
     #expect(!cycleGraph.diff(from: appGraph).isEmpty)
   }

@@ -45,7 +45,8 @@ struct TraceGraphStaticDiffTests {
     #expect(
       same.description
         == "static map against recorded trace: the map has 3 of 3 recorded subscription and "
-        + "chain edges (100%); the run exercised 1 of the map's 1 chain edges (100%)\nno changes")
+        + "chain edges (100%); the run exercised 1 of the map's 1 chain edges (100%)\nno differences"
+    )
 
     // A run that never sent: the map's chain edge was not exercised.
     let quiet = Self.graph(origin: .recorded, chain: false, emissions: true).diff(from: map)
@@ -56,5 +57,63 @@ struct TraceGraphStaticDiffTests {
     var more = run
     more.edges[2].count = 10
     #expect(more.diff(from: run).changedCounts.count == 1)
+  }
+
+  @Test("a place in the code matches the recording whichever instance's upstream ran")
+  func placeKeys() throws {
+    // The map: one view model, built at two call sites with two subjects.
+    var map = TraceGraph(nodes: [
+      .init(
+        id: 1, kind: "PublishSubject", role: .subject, file: "App/Main.swift", line: 3,
+        name: "Main.refresh"),
+      .init(
+        id: 2, kind: "PublishSubject", role: .subject, file: "App/Soak.swift", line: 4,
+        name: "Soak.refresh"),
+      .init(
+        id: 3, kind: "map", role: .operator, file: "App/Model.swift", line: 5, owner: "Model",
+        upstreams: [1, 2]),
+      .init(
+        id: 4, kind: "subscribe", role: .terminal, file: "App/Model.swift", line: 6,
+        owner: "Model", upstreams: [3]),
+    ])
+    map.edges = [
+      .init(from: 1, to: 3, kind: .subscription, count: 1, live: 1),
+      .init(from: 2, to: 3, kind: .subscription, count: 1, live: 1),
+      .init(from: 3, to: 4, kind: .subscription, count: 1, live: 1),
+    ]
+    map.origin = .static
+    // The run built the soak screen's only; a recording names files by module.
+    var run = TraceGraph(nodes: [
+      .init(
+        id: 7, kind: "PublishSubject", role: .subject, file: "App/Soak.swift", line: 4,
+        name: "Soak.refresh"),
+      .init(
+        id: 8, kind: "map", role: .operator, file: "AppModule/Model.swift", line: 5,
+        owner: "Model", upstreams: [7]),
+      .init(
+        id: 9, kind: "subscribe", role: .terminal, file: "AppModule/Model.swift", line: 6,
+        owner: "Model", upstreams: [8]),
+    ])
+    run.edges = [
+      .init(from: 7, to: 8, kind: .subscription, count: 1, live: 1),
+      .init(from: 8, to: 9, kind: .subscription, count: 1, live: 1),
+      .init(from: 7, to: 8, kind: .emission, count: 3),
+    ]
+    let diff = run.diff(from: map)
+    let coverage = try #require(diff.coverage)
+    #expect(coverage.recordedEdges == 2)
+    #expect(coverage.recordedEdgesMapped == 2)
+    // Only what the run did not build: the main screen's subject and its edge.
+    #expect(diff.addedNodes.isEmpty)
+    #expect(diff.removedNodes == ["Main.refresh [PublishSubject]"])
+    #expect(diff.addedEdges.isEmpty)
+    #expect(
+      diff.removedEdges == [
+        .init(
+          from: "Main.refresh [PublishSubject]", to: "Model: map Model.swift:5",
+          kind: .subscription)
+      ])
+    // Between two recordings, identity keys still follow the chain (lines may move).
+    #expect(run.diff(from: run).isEmpty)
   }
 }

@@ -310,8 +310,9 @@ public struct TraceNode: Sendable, Hashable {
     Self.controlKinds.contains(kind) ? Array(upstreams.dropFirst()) : []
   }
 
-  /// The kinds whose upstreams after the first are control inputs.
-  static let controlKinds: Set<String> = [
+  /// The kinds whose upstreams after the first are control inputs (the static map of
+  /// `streams-trace map` draws them the same way).
+  public static let controlKinds: Set<String> = [
     "take(until:)", "skip(until:)", "sample", "withLatestFrom",
   ]
 

@@ -60,6 +60,10 @@ extension Extractor {
         return terminal(kind, of: upstream, call, line: line, in: &scope)
       }
       let base = evaluate(baseExpression, in: &scope)
+      if name == "dispose" {
+        handOver(base, to: "disposed at once")
+        return .unknown
+      }
       if name == "disposed" {
         if case .subscription(let terminal) = base {
           keep(terminal, in: call.arguments.first?.expression, scope: scope)
@@ -259,6 +263,7 @@ extension Extractor {
     let key = functionKey(function, of: type)
     for (position, argument) in call.arguments.enumerated() {
       let value = evaluate(argument.expression, in: &scope)
+      handOver(value, to: "an argument")
       guard position < function.parameters.count, let source = value.stream,
         let target = parameterNodes[key + "#" + function.parameters[position].name]
       else { continue }
@@ -284,6 +289,7 @@ extension Extractor {
     // No initializer written: the memberwise one, whose labels are the stored properties.
     for argument in call.arguments {
       let value = evaluate(argument.expression, in: &scope)
+      handOver(value, to: "an argument")
       guard let label = argument.label?.text, let source = value.stream,
         let declaration = type.properties[label], let typeText = declaration.typeText,
         Vocabulary.isStream(typeText), case .stream(let target) = property(label, of: type)
@@ -335,7 +341,9 @@ extension Extractor {
   }
 
   func evaluateArguments(_ call: FunctionCallExprSyntax, in scope: inout Scope) {
-    for argument in call.arguments { _ = evaluate(argument.expression, in: &scope) }
+    for argument in call.arguments {
+      handOver(evaluate(argument.expression, in: &scope), to: "an argument")
+    }
     for closure in closures(of: call)
     where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
       var inner = scope

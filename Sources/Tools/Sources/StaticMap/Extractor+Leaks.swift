@@ -8,6 +8,16 @@ extension Extractor {
     terminals[terminal]?.bag = bag?.trimmedDescription ?? "?"
   }
 
+  /// A subscription handed to code that keeps or ends it (an argument, an array, `+=`, a
+  /// `return`, `.dispose()`) is in that code's hands: the map does not follow it there, and
+  /// does not report it as never disposed. `holder` says where it went (no dots: a bag's name
+  /// has them).
+  func handOver(_ value: Value, to holder: String) {
+    if case .subscription(let terminal) = value, terminals[terminal]?.bag == nil {
+      terminals[terminal]?.bag = holder
+    }
+  }
+
   /// Records a place where a stream was expected.
   func note(reference: ExprSyntax, resolved: Bool, in scope: Scope) {
     references.append(

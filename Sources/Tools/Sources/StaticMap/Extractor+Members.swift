@@ -49,7 +49,8 @@ extension Extractor {
   func assignment(_ sequence: SequenceExprSyntax, in scope: inout Scope) -> Value {
     let elements = Array(sequence.elements)
     guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else {
-      for element in elements { _ = evaluate(element, in: &scope) }
+      // `disposables += [a.subscribe()]`, `x ?? y.subscribe()`: in the hands of the operator.
+      for element in elements { handOver(evaluate(element, in: &scope), to: "an operator") }
       return .unknown
     }
     let value = evaluate(elements[2], in: &scope)
@@ -74,6 +75,8 @@ extension Extractor {
       if let node = value.stream {
         if let existing = propertyNodes[key] {
           if existing != node { graph.subscribe(existing, to: node) }
+          // `self.items = ...` names what it assigns, as in a run; the holder is left out.
+          if holderNodes.contains(existing) { graph.name(node, key) }
         } else {
           propertyNodes[key] = node
           graph.name(node, key)

@@ -48,6 +48,10 @@ final class Extractor {
   private var typesWithInitsRead: Set<String> = []
   /// The node of each stream parameter, by function key and parameter name.
   var parameterNodes: [String: UInt64] = [:]
+  /// The nodes that stand for a stream property before the code that assigns it is read (a
+  /// declared `let items: Observable<[Item]>`, a member of an `Input` or `Output` struct): a
+  /// run has no such node, the property holds the stream assigned to it.
+  var holderNodes: Set<UInt64> = []
   /// References where a stream was expected, resolved or not.
   var references: [StaticMap.Reference] = []
   var leakCandidates: [StaticMap.LeakCandidate] = []
@@ -135,6 +139,7 @@ final class Extractor {
       role: Vocabulary.subjects.contains(base) ? .subject : .operator,
       file: declaration.file.path, line: declaration.line, owner: ownerName(type), name: key)
     propertyNodes[key] = node
+    holderNodes.insert(node)
     return .stream(node)
   }
 
@@ -189,7 +194,8 @@ final class Extractor {
         scope.locals[parameter.name] = .instance(held)
       }
     }
-    var result = body(function.body.statements, in: &scope)
+    var result = body(
+      function.body.statements, returnsValue: function.returnTypeText != nil, in: &scope)
     if case .unknown = result, let returnType = function.returnTypeText,
       let held = table.lookup(returnType, from: type.name)
     {
@@ -222,16 +228,26 @@ final class Extractor {
   // MARK: Statements
 
   /// Reads a function's or closure's statements; returns the value it returns (its last
-  /// `return`, or its one expression).
-  func body(_ statements: CodeBlockItemListSyntax, in scope: inout Scope) -> Value {
+  /// `return`, or its one expression). A subscription returned is the caller's to keep; so is
+  /// one expression's when the body returns a value (`returnsValue`: a function declared with a
+  /// result, or a closure).
+  func body(
+    _ statements: CodeBlockItemListSyntax, returnsValue: Bool = true, in scope: inout Scope
+  ) -> Value {
     var result = Value.unknown
     for statement in statements {
       if let returned = statement.item.as(ReturnStmtSyntax.self),
         let expression = returned.expression
       {
         result = evaluate(expression, in: &scope)
+        handOver(result, to: "returned")
       } else if statements.count == 1, let expression = statement.item.as(ExprSyntax.self) {
         result = evaluate(expression, in: &scope)
+        if returnsValue {
+          handOver(result, to: "returned")
+        } else if case .subscription(let terminal) = result, terminals[terminal]?.bag == nil {
+          terminals[terminal]?.discarded = true
+        }
       } else {
         walk(Syntax(statement.item), in: &scope)
       }
@@ -311,6 +327,12 @@ final class Extractor {
     }
     if let sequence = expression.as(SequenceExprSyntax.self) {
       return assignment(sequence, in: &scope)
+    }
+    if let array = expression.as(ArrayExprSyntax.self) {
+      for element in array.elements {
+        handOver(evaluate(element.expression, in: &scope), to: "an array")
+      }
+      return .unknown
     }
     for child in expression.children(viewMode: .sourceAccurate) { walk(child, in: &scope) }
     return .unknown

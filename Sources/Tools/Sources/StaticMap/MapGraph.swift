@@ -1,3 +1,4 @@
+import Streams
 import StreamsTrace
 
 /// The graph the map builds, in the shape of a recorded trace: nodes with their upstreams,
@@ -39,14 +40,22 @@ struct MapGraph {
     return true
   }
 
-  /// `subscriber` takes elements from `upstream`: an upstream and a subscription edge.
+  /// `subscriber` takes elements from `upstream`: an upstream and a subscription edge; for an
+  /// operator that takes its elements from its first upstream only (`withLatestFrom`,
+  /// `take(until:)`: ``TraceNode/controlKinds``), a control upstream and a control edge.
   mutating func subscribe(_ subscriber: UInt64, to upstream: UInt64) {
-    guard subscriber != upstream, !nodes[Int(subscriber) - 1].upstreams.contains(upstream) else {
-      return
+    let node = nodes[Int(subscriber) - 1]
+    guard subscriber != upstream, !node.upstreams.contains(upstream),
+      !node.controlUpstreams.contains(upstream)
+    else { return }
+    if TraceNode.controlKinds.contains(node.kind), !node.upstreams.isEmpty {
+      nodes[Int(subscriber) - 1].controlUpstreams.append(upstream)
+      addEdge(EdgeKey(from: upstream, to: subscriber, kind: .control))
+    } else {
+      nodes[Int(subscriber) - 1].upstreams.append(upstream)
+      addEdge(EdgeKey(from: upstream, to: subscriber, kind: .subscription))
     }
-    nodes[Int(subscriber) - 1].upstreams.append(upstream)
     nodes[Int(upstream) - 1].subscriptionCount += 1
-    addEdge(EdgeKey(from: upstream, to: subscriber, kind: .subscription))
     readers[upstream, default: []].insert(nodes[Int(subscriber) - 1].file)
   }
 
@@ -67,34 +76,57 @@ struct MapGraph {
   }
 
   /// The trace graph: each edge once, its count the number of places that make it. A node of
-  /// `passThrough` (a stream parameter) fed from one place only is left out, its subscribers
-  /// taking from that place, as a recorded trace shows it.
+  /// `passThrough` (a stream parameter, a holder of a stream property) fed from at least one place is left out: its
+  /// subscribers take from every place that feeds it, as the recorded traces of the instances
+  /// show it together (the map is one graph for all instances of a type).
   func graph(passThrough: Set<UInt64>) -> TraceGraph {
-    var replaced: [UInt64: UInt64] = [:]
-    for id in passThrough.sorted() where nodes[Int(id) - 1].upstreams.count == 1 {
-      replaced[id] = nodes[Int(id) - 1].upstreams[0]
+    var replaced: [UInt64: [UInt64]] = [:]
+    for id in passThrough.sorted() where !nodes[Int(id) - 1].upstreams.isEmpty {
+      replaced[id] = nodes[Int(id) - 1].upstreams
     }
-    func resolve(_ id: UInt64) -> UInt64 {
-      var current = id
-      var steps = 0
-      while let next = replaced[current], steps < replaced.count {
-        current = next
-        steps += 1
+    // The nodes that stand for `id`: itself, or what feeds it when it is left out, followed
+    // through parameters handed on to other parameters (a loop of them stands for nothing).
+    var resolved: [UInt64: [UInt64]] = [:]
+    func resolve(_ id: UInt64) -> [UInt64] {
+      guard replaced[id] != nil else { return [id] }
+      if let known = resolved[id] { return known }
+      var result: [UInt64] = []
+      var seen: Set<UInt64> = [id]
+      var pending = replaced[id]!
+      while let next = pending.popLast() {
+        guard seen.insert(next).inserted else { continue }
+        if let feeders = replaced[next] { pending += feeders } else { result.append(next) }
       }
-      return current
+      result.sort()
+      resolved[id] = result
+      return result
     }
     var counts: [EdgeKey: Int] = [:]
     var order: [EdgeKey] = []
     for key in edgeOrder {
       // The edge into a node left out is the one its subscribers now take.
       if key.kind == .subscription, replaced[key.to] != nil { continue }
-      let mapped = EdgeKey(from: resolve(key.from), to: resolve(key.to), kind: key.kind)
-      if counts[mapped] == nil { order.append(mapped) }
-      counts[mapped, default: 0] += edgeCounts[key]!
+      for from in resolve(key.from) {
+        for to in resolve(key.to) where from != to {
+          let mapped = EdgeKey(from: from, to: to, kind: key.kind)
+          if counts[mapped] == nil { order.append(mapped) }
+          counts[mapped, default: 0] += edgeCounts[key]!
+        }
+      }
+    }
+    var subscriptions: [UInt64: Int] = [:]
+    for key in order where key.kind != .chain {
+      subscriptions[key.from, default: 0] += counts[key]!
     }
     let kept = nodes.filter { replaced[$0.id] == nil }.map { node in
       var node = node
-      node.upstreams = node.upstreams.map(resolve)
+      node.subscriptionCount = subscriptions[node.id] ?? 0
+      var upstreams: [UInt64] = []
+      for upstream in node.upstreams.flatMap(resolve) where !upstreams.contains(upstream) {
+        upstreams.append(upstream)
+      }
+      node.upstreams = upstreams
+      node.controlUpstreams = node.controlUpstreams.flatMap(resolve)
       return node
     }
     let edges = order.map { key in

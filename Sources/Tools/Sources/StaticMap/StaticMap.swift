@@ -87,7 +87,8 @@ public struct StaticMap: Sendable {
     let table = TypeTable(parsed)
     let extractor = Extractor(table: table)
     extractor.read(parsed)
-    graph = extractor.graph.graph(passThrough: Set(extractor.parameterNodes.values))
+    graph = extractor.graph.graph(
+      passThrough: Set(extractor.parameterNodes.values).union(extractor.holderNodes))
     references = extractor.references
     leakCandidates = extractor.leakCandidates
     writers = extractor.graph.writers

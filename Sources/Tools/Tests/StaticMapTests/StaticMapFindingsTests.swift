@@ -45,6 +45,45 @@ struct StaticMapFindingsTests {
     #expect(reasons[2].hasPrefix("App/Leaks.swift:24: ItemCell is a reused cell"))
   }
 
+  @Test("a subscription disposed at once, kept in an array, or handed back is no candidate")
+  func handedOver() {
+    let result = map([
+      "Kept.swift": """
+      import RxSwift
+
+      final class Screen {
+        let events = PublishSubject<Int>()
+        var subscriptions: [Disposable] = []
+        var composite = CompositeDisposable()
+
+        func once() {
+          events.subscribe(onNext: { print($0) }).dispose()
+        }
+        func keep() {
+          subscriptions.append(events.subscribe(onNext: { print($0) }))
+          subscriptions += [events.subscribe(onNext: { print($0) })]
+          _ = composite.insert(events.subscribe(onNext: { print($0) }))
+        }
+        func handBack() -> Disposable {
+          return events.subscribe(onNext: { print($0) })
+        }
+        func handBackImplicitly() -> Disposable {
+          events.subscribe(onNext: { print($0) })
+        }
+        func bindings() -> [Disposable] {
+          [events.subscribe(onNext: { print($0) })]
+        }
+        func forgotten() {
+          events.subscribe(onNext: { print($0) })
+        }
+      }
+      """
+    ])
+    // Only the subscription that nothing keeps: the one statement of a function with no result.
+    #expect(result.leakCandidates.map(\.site) == ["App/Kept.swift:26"])
+    #expect(result.graph.nodes.filter { $0.role == .terminal }.count == 8)
+  }
+
   @Test("a cell that gives itself a fresh bag, with weak and strong captures, has no candidates")
   func notLeaks() {
     let result = map([

@@ -114,8 +114,13 @@ struct StaticMapStreamTests {
     #expect(result.upstreams(of: valid.id) == ["FormViewModel.name", "FormViewModel.mail"])
     let any = try #require(result.node(named: "FormViewModel.any"))
     #expect(result.upstreams(of: any.id) == ["FormViewModel.name", "FormViewModel.mail"])
+    // withLatestFrom takes its elements from `submit` only: `valid` is a control upstream,
+    // with a control edge, as a recorded trace shows it.
     let sent = try #require(result.node(named: "FormViewModel.sent"))
-    #expect(result.upstreams(of: sent.id) == ["FormViewModel.submit", "FormViewModel.valid"])
+    #expect(result.upstreams(of: sent.id) == ["FormViewModel.submit"])
+    #expect(sent.controlUpstreams == [valid.id])
+    let edges = result.graph.edges.filter { $0.to == sent.id }
+    #expect(edges.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.control, .subscription])
   }
 }
 
@@ -343,10 +348,15 @@ struct StaticMapResolutionTests {
       }
       """,
     ])
-    let inputName = try #require(result.node(named: "LoginViewModel.Input.name"))
-    #expect(result.upstreams(of: inputName.id).first?.hasPrefix("asDriver@") == true)
-    let enabled = try #require(result.node(named: "LoginViewModel.Output.enabled"))
-    #expect(result.upstreams(of: enabled.id).first?.hasPrefix("map@") == true)
+    // The members of Input and Output hold the streams given to them: no node of their own, as
+    // in a run; the view model's map takes from the controller's asDriver, and drive from it.
+    #expect(result.node(named: "LoginViewModel.Input.name") == nil)
+    #expect(result.node(named: "LoginViewModel.Output.enabled") == nil)
+    let mapNode = try #require(result.graph.nodes.first { $0.kind == "map" })
+    #expect(mapNode.file == "App/LoginViewModel.swift")
+    #expect(result.upstreams(of: mapNode.id).first?.hasPrefix("asDriver@") == true)
+    let drive = try #require(result.graph.nodes.first { $0.kind == "drive" })
+    #expect(drive.upstreams == [mapNode.id])
     #expect(result.chainPairs == ["drive@LoginController.swift:14 => LoginController.button"])
     // The path runs from the controller's relay through the view model and back.
     let name = try #require(result.node(named: "LoginController.name"))
@@ -428,7 +438,7 @@ struct StaticMapResolutionTests {
     #expect(result.graph.edges.allSatisfy { $0.from != $0.to })
   }
 
-  @Test("a stream parameter fed from two call sites stays a node with both upstreams")
+  @Test("a stream parameter fed from two call sites: its subscribers take from both")
   func parameterTwoCallers() throws {
     let result = map([
       "Two.swift": """
@@ -447,11 +457,54 @@ struct StaticMapResolutionTests {
       let b = Consumer(input: second)
       """
     ])
-    let parameter = try #require(result.node(named: "Consumer.init(input:).input"))
+    // A run has no node for a parameter: each instance's subscriber takes from its own subject.
+    // The map is one graph for both instances: the one subscriber takes from both.
+    #expect(result.node(named: "Consumer.init(input:).input") == nil)
+    let subscriber = try #require(result.graph.nodes.first { $0.kind == "subscribe" })
     #expect(
-      result.upstreams(of: parameter.id) == [
+      result.upstreams(of: subscriber.id) == [
         "PublishSubject@Two.swift:10", "PublishSubject@Two.swift:11",
       ])
+    #expect(result.graph.edges.filter { $0.to == subscriber.id }.count == 2)
+  }
+
+  @Test("a declared stream property read before the code that assigns it: the assigned stream")
+  func holderAssignedLater() throws {
+    let result = map([
+      // Read first: the screen asks for `items` before `load()` is read.
+      "A.swift": """
+      import RxSwift
+
+      final class FeedScreen {
+        let viewModel = FeedViewModel()
+        let bag = DisposeBag()
+        init() {
+          viewModel.items.map(\\.count).subscribe(onNext: { print($0) }).disposed(by: bag)
+        }
+      }
+      """,
+      "B.swift": """
+      import RxSwift
+
+      final class FeedViewModel {
+        let refresh = PublishSubject<Void>()
+        var items: Observable<[String]>!
+
+        func load() {
+          items = refresh.map { ["item"] }
+        }
+      }
+      """,
+    ])
+    // One node named `FeedViewModel.items`: the map that `load()` assigns, as a run names it.
+    let items = try #require(result.node(named: "FeedViewModel.items"))
+    #expect(items.kind == "map")
+    #expect(items.file == "App/B.swift")
+    #expect(result.graph.nodes.filter { $0.name == "FeedViewModel.items" }.count == 1)
+    #expect(result.upstreams(of: items.id) == ["FeedViewModel.refresh"])
+    let count = try #require(
+      result.graph.nodes.first { $0.file == "App/A.swift" && $0.kind == "map" })
+    #expect(count.upstreams == [items.id])
   }
 
   @Test("bind(to:) and drive into RxCocoa binders (label.rx.text) end the graph: no node, no send")
