@@ -58,6 +58,9 @@ final class TypeDeclaration {
   /// Static stored properties (`static let shared = Service()`).
   var staticProperties: [String: PropertyDeclaration] = [:]
   var files: [ParsedFile] = []
+  /// Whether the source declares it (a class, struct, enum or actor), not only extends it
+  /// (`extension Reactive`, `extension ObservableType`).
+  var isDeclared = false
 
   init(name: String) {
     self.name = name
@@ -108,6 +111,7 @@ struct TypeTable {
   private mutating func collect(_ decl: DeclSyntax, enclosing: String?, file: ParsedFile) {
     let name: String
     let members: MemberBlockSyntax
+    var declares = true
     if let type = decl.as(ClassDeclSyntax.self) {
       (name, members) = (type.name.text, type.memberBlock)
     } else if let type = decl.as(StructDeclSyntax.self) {
@@ -120,11 +124,13 @@ struct TypeTable {
       (name, members) = (
         Vocabulary.baseTypeName(type.extendedType.trimmedDescription), type.memberBlock
       )
+      declares = false
     } else {
       return
     }
     let full = enclosing.map { $0 + "." + name } ?? name
     let type = declaration(full)
+    if declares { type.isDeclared = true }
     if !type.files.contains(where: { $0 === file }) { type.files.append(file) }
     for member in members.members {
       let decl = member.decl

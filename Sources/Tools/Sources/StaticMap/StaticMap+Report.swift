@@ -101,13 +101,14 @@ extension StaticMap {
     return lines
   }
 
-  /// The owners (types) that hold streams or subscriptions but no edge to or from another file:
-  /// nothing of another file subscribes to their streams or sends into them, and they neither
-  /// subscribe nor send across files, so they can move to Streams alone.
+  /// The owners (types the source declares, ``declaredTypes``) that hold streams or
+  /// subscriptions but no edge to or from another file: nothing of another file subscribes to
+  /// their streams or sends into them, and they neither subscribe nor send across files, so they
+  /// can move to Streams alone.
   public var ownersWithoutCrossFileEdges: [String] {
     var byID: [UInt64: TraceGraph.Node] = [:]
     for node in graph.nodes { byID[node.id] = node }
-    var owners = Set(graph.nodes.compactMap(\.owner))
+    var owners = Set(graph.nodes.compactMap(\.owner)).intersection(declaredTypes)
     for edge in graph.edges {
       guard let from = byID[edge.from], let to = byID[edge.to], from.file != to.file else {
         continue

@@ -33,6 +33,10 @@ public struct StaticMap: Sendable {
   /// subscribe to it.
   public let writers: [UInt64: Set<String>]
   public let readers: [UInt64: Set<String>]
+  /// The top-level types the source declares (classes, structs, enums, actors): the owners an
+  /// app can move. Code in an extension of a type declared elsewhere (`extension Reactive`)
+  /// is owned by that type, which is not among them.
+  public let declaredTypes: Set<String>
 
   /// A place where the map expected a stream.
   public struct Reference: Sendable, Equatable {
@@ -68,7 +72,7 @@ public struct StaticMap: Sendable {
     public var chainsIn: Int
   }
 
-  /// Reads every `.swift` file under `folder`, skipping `Pods`, `Carthage`, `.build`, hidden
+  /// Reads every `.swift` file under `folder`, skipping ``skippedFolders``, hidden
   /// folders and the folder names in `excluding`.
   ///
   /// - Throws: ``MapError`` when `folder` cannot be read.
@@ -76,6 +80,10 @@ public struct StaticMap: Sendable {
     let found = try SourceFolder.swiftFiles(in: folder, excluding: excluding)
     self.init(sources: found.files, warnings: found.warnings)
   }
+
+  /// The folders never read, wherever they are: dependencies and build output (`Pods`,
+  /// `Carthage`, `.build`, `DerivedData`, `node_modules`), sorted.
+  public static var skippedFolders: [String] { SourceFolder.skipped.sorted() }
 
   /// Maps the given sources: `(path, text)` pairs, the path as the map should name the file.
   public init(sources: [(path: String, text: String)], warnings: [String] = []) {
@@ -94,6 +102,8 @@ public struct StaticMap: Sendable {
     writers = extractor.graph.writers
     readers = extractor.graph.readers
     self.warnings = warnings
+    declaredTypes = Set(
+      table.types.values.filter(\.isDeclared).map { $0.name }.filter { !$0.contains(".") })
     files = Self.fileReports(parsed, graph: graph)
   }
 

@@ -13,8 +13,8 @@ struct MapCommand: ParsableCommand {
     commandName: "streams-trace map",
     abstract: "The static map of an app's source: who subscribes to whom, who sends into what.",
     discussion: """
-      Reads every Swift file under FOLDER (skipping Pods, Carthage, .build and hidden folders) \
-      with SwiftSyntax, without building it, into the graph a recorded trace gives, and writes \
+      Reads every Swift file under FOLDER (skipping hidden folders and \
+      \(StaticMap.skippedFolders.joined(separator: ", "))) with SwiftSyntax, without building it, into the graph a recorded trace gives, and writes \
       it as a dump marked static that cycles, leaks, path, chain, graph, coupling, report and \
       diff read. Exit status: 0 when mapped, 64 for a bad command line, 66 when FOLDER cannot \
       be read, 73 when the dump cannot be written.

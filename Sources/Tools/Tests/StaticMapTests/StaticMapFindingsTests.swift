@@ -141,10 +141,28 @@ struct StaticMapFindingsTests {
       }
       """,
       "D.swift": "struct Plain {}\n",
+      // Code in extensions of types declared elsewhere: owned by them, and they do not move.
+      "E.swift": """
+      import RxSwift
+      import RxCocoa
+
+      extension Reactive where Base: UILabel {
+        var shout: Binder<String> { Binder(base) { label, text in label.text = text } }
+      }
+      extension ObservableType {
+        func logged() -> Observable<Element> {
+          let tap = PublishSubject<Int>()
+          _ = tap.subscribe(onNext: { print($0) })
+          return asObservable()
+        }
+      }
+      """,
     ])
     let table = result.migrationTable.joined(separator: "\n")
     #expect(table.contains("App/A.swift"))
-    #expect(table.contains("files free of Rx: 2 of 4"))
+    #expect(result.graph.nodes.contains { $0.owner == "ObservableType" })
+    #expect(result.declaredTypes == ["Source", "Sink", "Alone", "Plain"])
+    #expect(table.contains("files free of Rx: 2 of 5"))
     #expect(table.contains("owners with no edge to another file (move first): Alone"))
     let byPath = Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0) })
     #expect(byPath["App/B.swift"]?.imports == ["RxSwift"])
