@@ -188,15 +188,19 @@ extension Extractor {
         graph.subscribe(node, to: value)
       }
     }
-    // `create { observer in ... }`: the observer is the created stream itself, and the closure
-    // runs when it is subscribed to, during the delivery of whoever subscribes (a flatMap's):
-    // its sends belong to the function that makes it, as its callers see them.
+    // `create { observer in ... }`, `deferred { ... }`, `using(...)`: the closures run when the
+    // stream is subscribed to, during the delivery of whoever subscribes (a flatMap's): their
+    // sends belong to the function that makes it, as its callers see them. create's observer is
+    // the created stream itself; what deferred's and using's closures return feeds it.
     let creates = kind.hasSuffix("create") && upstreams.isEmpty
+    let runsOnSubscribe = creates || (upstreams.isEmpty && (kind == "deferred" || kind == "using"))
     for closure in closures(of: call) {
-      if creates {
+      if runsOnSubscribe {
         var inner = scope
         inner.delivering = nil
-        _ = runClosure(closure, deliveredBy: nil, in: inner, observer: .stream(node))
+        let returned = runClosure(
+          closure, deliveredBy: nil, in: inner, observer: creates ? .stream(node) : nil)
+        if !creates, let stream = returned.stream { graph.subscribe(node, to: stream) }
         continue
       }
       if let returned = runClosure(closure, deliveredBy: node, in: scope).stream {
@@ -221,92 +225,10 @@ extension Extractor {
     return evaluate(expression, in: &scope).stream.map { [$0] } ?? []
   }
 
-  /// A call of `type`'s method `name`: its sends happen during the current delivery, if any; its
-  /// value is what it returns.
-  private func method(
-    _ name: String, of type: TypeDeclaration, _ call: FunctionCallExprSyntax, in scope: inout Scope
-  ) -> Value {
-    guard let function = matching(type.functions[name] ?? [], call) else {
-      evaluateArguments(call, in: &scope)
-      return .unknown
-    }
-    let result = read(function, of: type)
-    passArguments(call, to: function, of: type, in: &scope)
-    if let function = scope.function {
-      functionCalls[function, default: []].insert(type.name + "#" + name)
-    }
-    if let sender = scope.delivering {
-      for subject in sends(ofCalling: name, on: type) {
-        graph.chain(from: sender, to: subject, file: scope.file.path)
-      }
-    }
-    return result
-  }
-
-  /// The function of `candidates` whose argument labels are the call's, else the first.
-  private func matching(_ candidates: [FunctionDeclaration], _ call: FunctionCallExprSyntax)
-    -> FunctionDeclaration?
-  {
-    let labels = call.arguments.map { $0.label?.text }
-    return candidates.first { function in
-      function.parameters.count >= labels.count
-        && zip(function.parameters, labels).allSatisfy { $0.label == $1 }
-    } ?? candidates.first
-  }
-
-  /// Evaluates the call's arguments; each stream given for a stream parameter feeds that
-  /// parameter's node.
-  private func passArguments(
-    _ call: FunctionCallExprSyntax, to function: FunctionDeclaration, of type: TypeDeclaration,
-    in scope: inout Scope
-  ) {
-    let key = functionKey(function, of: type)
-    for (position, argument) in call.arguments.enumerated() {
-      let value = evaluate(argument.expression, in: &scope)
-      handOver(value, to: "an argument")
-      guard position < function.parameters.count, let source = value.stream,
-        let target = parameterNodes[key + "#" + function.parameters[position].name]
-      else { continue }
-      graph.subscribe(target, to: source)
-    }
-    for closure in closures(of: call)
-    where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
-      var inner = scope
-      walk(Syntax(closure.statements), in: &inner)
-    }
-  }
-
-  /// `Output(items: x)`, `Input(refresh: tap)`: each argument whose label is a stream property
-  /// of `type` feeds that property's node.
-  private func construct(
-    _ type: TypeDeclaration, _ call: FunctionCallExprSyntax, in scope: inout Scope
-  ) -> Value {
-    if let initializer = matching(type.functions["init"] ?? [], call) {
-      read(initializer, of: type)
-      passArguments(call, to: initializer, of: type, in: &scope)
-      return .instance(type)
-    }
-    // No initializer written: the memberwise one, whose labels are the stored properties.
-    for argument in call.arguments {
-      let value = evaluate(argument.expression, in: &scope)
-      handOver(value, to: "an argument")
-      guard let label = argument.label?.text, let source = value.stream,
-        let declaration = type.properties[label], let typeText = declaration.typeText,
-        Vocabulary.isStream(typeText), case .stream(let target) = property(label, of: type)
-      else { continue }
-      graph.subscribe(target, to: source)
-    }
-    for closure in closures(of: call) {
-      var inner = scope
-      walk(Syntax(closure.statements), in: &inner)
-    }
-    return .instance(type)
-  }
-
   /// Reads a closure's body as code that runs during deliveries to `node`; returns the stream it
   /// returns, if it returns a known one.
   @discardableResult
-  private func runClosure(
+  func runClosure(
     _ closure: ClosureExprSyntax, deliveredBy node: UInt64?, in scope: Scope,
     observer: Value? = nil
   ) -> Value {
@@ -333,7 +255,7 @@ extension Extractor {
     }
   }
 
-  private func closures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
+  func closures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
     var found = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
     if let trailing = call.trailingClosure { found.append(trailing) }
     found += call.additionalTrailingClosures.map(\.closure)

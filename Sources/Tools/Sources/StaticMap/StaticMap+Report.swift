@@ -15,8 +15,9 @@ extension StaticMap {
     let streams = files.reduce(0) { $0 + $1.streams }
     let chains = graph.edges.filter { $0.kind == .chain }
     lines.append(
-      "static map: \(files.count) files (\(rxFiles.count) import Rx or Streams), \(streams) "
-        + "streams, \(terminals) subscriptions, \(chains.count) chain edges")
+      "static map: \(Self.count(files.count, "file")) (\(rxFiles.count) import Rx or Streams), "
+        + "\(Self.count(streams, "stream")), \(Self.count(terminals, "subscription")), "
+        + "\(Self.count(chains.count, "chain edge"))")
     let percent = references.isEmpty ? 100 : resolvedCount * 100 / references.count
     lines.append("references resolved: \(resolvedCount) of \(references.count) (\(percent)%)")
 
@@ -89,7 +90,8 @@ extension StaticMap {
       lines.append(
         "  " + file.path.padding(toLength: max(width, file.path.count), withPad: " ", startingAt: 0)
           + "  " + imports.padding(toLength: 22, withPad: " ", startingAt: 0)
-          + "  \(file.streams) streams, \(file.subscriptions) subscriptions, "
+          + "  \(Self.count(file.streams, "stream")), "
+          + "\(Self.count(file.subscriptions, "subscription")), "
           + "chains \(file.chainsOut)/\(file.chainsIn)")
     }
     let free = files.filter { !$0.imports.contains { Vocabulary.rxModules.contains($0) } }
@@ -117,5 +119,10 @@ extension StaticMap {
       if let owner = to.owner { owners.remove(owner) }
     }
     return owners.sorted()
+  }
+
+  /// `1 stream`, `2 streams`.
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 }
