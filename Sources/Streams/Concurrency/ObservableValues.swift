@@ -47,11 +47,13 @@ extension ObservableConvertibleType where Element: Sendable {
   ///   later calls return `nil`. `.completed` makes `next()` return `nil` after the buffer.
   /// - **Cancellation**: cancelling the consuming task, or dropping the iterator (leaving the loop
   ///   with `break`, `return` or a throw), disposes the subscription. After a cancellation,
-  ///   `next()` discards what was buffered and returns `nil`, and the subscription has been
-  ///   disposed before it does. A task cancelled before its first `next()` never subscribes: the
-  ///   loop ends at once, with nothing delivered and nothing thrown, as an `AsyncStream` loop does.
-  ///   (RxSwift's `values` subscribes, delivers what the source sent synchronously, then throws
-  ///   `CancellationError`; Streams starts no work for a task that is already cancelled.)
+  ///   `next()` discards what was buffered and throws `CancellationError` once (then returns
+  ///   `nil`), as RxSwift's `values` does; the subscription has been disposed before it throws.
+  ///   The sequences that cannot fail (relays, `Infallible`, `Driver`, `Signal`) return `nil`
+  ///   instead, as an `AsyncStream` loop does. A task cancelled before its first `next()` never
+  ///   subscribes: the first `next()` throws at once, with nothing delivered. (RxSwift's `values`
+  ///   subscribes first and delivers what the source sent synchronously; Streams starts no work
+  ///   for a task that is already cancelled.)
   /// - **Continuations**: the consumer's continuation is resumed exactly once, never while a lock
   ///   is held, and never leaked: completion, error, cancellation and the iterator's end all
   ///   resume it.
@@ -170,6 +172,8 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     /// Elements taken from the storage in one lock (unbounded policy only), consumed in order
     /// before the storage is asked again.
     @usableFromInline var batch = RingQueue<Element>()
+    /// `next()` has thrown `CancellationError` for this iterator's cancelled task.
+    @usableFromInline var threwCancellation = false
 
     @inlinable
     init(source: Observable<Element>, storage: ValuesStorage<Element>) {
@@ -187,7 +191,9 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     /// The next element, resuming on the caller's actor; `nil` once the observable completed,
     /// the task was cancelled or a previous call threw.
     ///
-    /// Subscribes on the first call. Throws the observable's error once.
+    /// Subscribes on the first call. Throws the observable's error once. In a cancelled task, a
+    /// sequence that can fail throws `CancellationError` once (as RxSwift's `values` does), after
+    /// disposing the subscription; one that cannot fail returns `nil`.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
@@ -208,15 +214,27 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
         case .subscribe:
           subscribe(storage)
         case .end(let error):
-          guard let error else { return nil }
+          guard let error else { return try end() }
           throw Self.typed(error)
         case .suspend:
           switch await storage.suspend(isolation: actor) {
-          case .success(let element): return element
+          case .success(let element?): return element
+          case .success(nil): return try end()
           case .failure(let error): throw Self.typed(error)
           }
         }
       }
+    }
+
+    /// The sequence ended: `CancellationError` the first time when the task was cancelled and
+    /// the sequence can fail (`Failure` is `any Error`), `nil` otherwise.
+    @inlinable
+    mutating func end() throws(Failure) -> Element? {
+      if !threwCancellation, wasCancelled, let cancellation = CancellationError() as? Failure {
+        threwCancellation = true
+        throw cancellation
+      }
+      return nil
     }
 
     /// The next element; see ``next(isolation:)``. Runs on the generic executor, as a

@@ -93,7 +93,7 @@ struct ObservableValuesTests {
     #expect(log.value == ["subscribe", "subscribe"])
   }
 
-  @Test("a task cancelled before its first next() never subscribes")
+  @Test("a task cancelled before its first next() never subscribes: it throws CancellationError")
   func cancelledBeforeFirstNext() async throws {
     let log = BridgeBox<[String]>([])
     let subject = PublishSubject<Int>()
@@ -101,15 +101,31 @@ struct ObservableValuesTests {
     let consumer = Task { [iterator] in
       var iterator = iterator
       withUnsafeCurrentTask { $0?.cancel() }
-      return try await iterator.next()
+      var threw = false
+      do { _ = try await iterator.next() } catch is CancellationError { threw = true }
+      // Once: the next call ends the loop.
+      return (threw, try await iterator.next())
     }
-    #expect(try await consumer.value == nil)
+    let (threw, after) = try await consumer.value
+    #expect(threw)
+    #expect(after == nil)
     #expect(log.value == [])
+  }
+
+  @Test("a sequence that cannot fail ends with nil when its task is cancelled")
+  func cancelledInfallible() async {
+    let relay = PublishRelay<Int>()
+    let consumer = Task {
+      var iterator = relay.values.makeAsyncIterator()
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await iterator.next()
+    }
+    #expect(await consumer.value == nil)
   }
 
   // MARK: cancellation
 
-  @Test("cancelling a suspended consumer disposes the subscription before next() returns nil")
+  @Test("cancelling a suspended consumer disposes the subscription before next() throws")
   func cancelSuspendedConsumer() async throws {
     let scheduler = TestScheduler(initialClock: 0)
     let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(300)])
@@ -127,8 +143,11 @@ struct ObservableValuesTests {
     let consumer = Task { [iterator] in
       var iterator = iterator
       var received: [Int] = []
-      while let value = try await iterator.next() { received.append(value) }
-      log.update { $0.append("next returned nil") }
+      do {
+        while let value = try await iterator.next() { received.append(value) }
+      } catch is CancellationError {
+        log.update { $0.append("next threw CancellationError") }
+      }
       return received
     }
     await bridgeWait { storage.hasWaiter }
@@ -136,12 +155,12 @@ struct ObservableValuesTests {
     await bridgeWait { storage.hasWaiter }
     consumer.cancel()
     #expect(try await consumer.value == [1])
-    #expect(log.value == ["dispose", "next returned nil"])
+    #expect(log.value == ["dispose", "next threw CancellationError"])
     scheduler.advanceTo(400)
     #expect(xs.subscriptions == [Subscription(200, 215)])
   }
 
-  @Test("cancelling a busy consumer discards the buffer and disposes before next() returns nil")
+  @Test("cancelling a busy consumer discards the buffer and disposes before next() throws")
   func cancelBusyConsumer() async throws {
     let log = BridgeBox<[String]>([])
     let subject = PublishSubject<Int>()
@@ -150,21 +169,24 @@ struct ObservableValuesTests {
     let consumer = Task { [iterator] in
       var iterator = iterator
       var received: [Int] = []
-      while let value = try await iterator.next() {
-        received.append(value)
-        // The loop body is busy while the producer sends 2, 3, 4; then the task is cancelled.
-        subject.onNext(2)
-        subject.onNext(3)
-        subject.onNext(4)
-        withUnsafeCurrentTask { $0?.cancel() }
+      do {
+        while let value = try await iterator.next() {
+          received.append(value)
+          // The loop body is busy while the producer sends 2, 3, 4; then the task is cancelled.
+          subject.onNext(2)
+          subject.onNext(3)
+          subject.onNext(4)
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
+      } catch is CancellationError {
+        log.update { $0.append("next threw CancellationError") }
       }
-      log.update { $0.append("next returned nil") }
       return received
     }
     await bridgeWait { storage.hasWaiter }
     subject.onNext(1)
     #expect(try await consumer.value == [1])
-    #expect(log.value == ["subscribe", "dispose", "next returned nil"])
+    #expect(log.value == ["subscribe", "dispose", "next threw CancellationError"])
     #expect(!subject.hasObservers)
   }
 
@@ -216,13 +238,16 @@ struct ObservableValuesTests {
     let consumer = Task { [iterator] in
       var iterator = iterator
       var count = 0
-      while try await iterator.next() != nil {
-        count += 1
-        // Buffered while the body runs; their deinit, on cancellation, sends to the same bridge.
-        subject.onNext(Reentrant { subject.onNext(Reentrant {}) })
-        subject.onNext(Reentrant { subject.onNext(Reentrant {}) })
-        withUnsafeCurrentTask { $0?.cancel() }
-      }
+      do {
+        while try await iterator.next() != nil {
+          count += 1
+          // Buffered while the body runs; their deinit, on cancellation, sends to the same
+          // bridge.
+          subject.onNext(Reentrant { subject.onNext(Reentrant {}) })
+          subject.onNext(Reentrant { subject.onNext(Reentrant {}) })
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
+      } catch is CancellationError {}
       return count
     }
     await bridgeWait { storage.hasWaiter }
@@ -270,7 +295,7 @@ struct ObservableValuesTests {
     }
     await bridgeWait { cancelled?.hasWaiter == true }
     consumer.cancel()
-    try await consumer.value
+    await #expect(throws: CancellationError.self) { try await consumer.value }
     #expect(cancelled == nil)
     #expect(!publish.hasObservers)
   }

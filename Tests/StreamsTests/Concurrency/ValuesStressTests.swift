@@ -83,8 +83,11 @@ struct ValuesStressTests {
       let consumers = logs.map { log in
         Task {
           var count = 0
-          for try await _ in bridgeTrackedSubject(subject, log: log).values { count += 1 }
-          log.update { $0.append("end") }
+          do {
+            for try await _ in bridgeTrackedSubject(subject, log: log).values { count += 1 }
+          } catch is CancellationError {
+            log.update { $0.append("end") }
+          }
           return count
         }
       }
