@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 @_spi(StreamsInternal) public import Streams
 
 extension ObservableConvertibleType {
@@ -26,15 +27,17 @@ extension ObservableConvertibleType {
 /// let first = try subject.observe(on: scheduler).toBlocking(timeout: 1).first()
 /// ```
 ///
-/// Each operator subscribes once, waits with a semaphore until it has its answer (or the timeout
-/// passes), then disposes the subscription. A sequence that delivers synchronously inside
-/// `subscribe` does not deadlock: the answer is ready before the wait starts.
+/// Each operator subscribes once, waits until it has its answer (or the timeout passes), then
+/// disposes the subscription. A sequence that delivers synchronously inside `subscribe` does not
+/// deadlock: the answer is ready before the wait starts.
 ///
-/// Deviation from RxBlocking: RxBlocking spins the current run loop while it waits, so that work
-/// sent to the main queue still runs when the test blocks the main thread; Streams has no
-/// Foundation run loop and blocks the thread. Do not block the main thread on a sequence that
-/// needs the main queue to make progress (it would wait until the timeout); run such tests off the
-/// main thread or on a ``TestScheduler``.
+/// On the main thread (an XCTest method on iOS, `try viewModel.title.toBlocking().first()` on a
+/// `Driver`), the wait runs the main run loop, as RxBlocking does, so that what the sequence sends
+/// to `MainScheduler`, `DispatchQueue.main` or the main actor runs meanwhile. Elsewhere it blocks
+/// the thread on a semaphore. One case cannot make progress: blocking inside a block that the main
+/// queue is running (`DispatchQueue.main.async { ... toBlocking() ... }`), where the main queue
+/// is busy with that very block and its run loop does not run; the wait then blocks until the
+/// timeout, and ``BlockingTimeoutError`` says so.
 public struct BlockingObservable<Element> {
   /// Seconds each operator waits at most; `nil` waits forever.
   public let timeout: Double?
@@ -83,7 +86,8 @@ extension MaterializedSequenceResult: Sendable where T: Sendable {}
 public struct BlockingTimeoutError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The seconds the operator waited.
   public let timeout: Double
-  /// Whether the blocked thread was running the main queue.
+  /// Whether the wait blocked the main queue: it ran inside a block the main queue runs, where
+  /// the main run loop cannot run.
   public let blockedMainQueue: Bool
 
   /// The error of a wait of `timeout` seconds; `blockedMainQueue` when it blocked the main queue.
@@ -100,10 +104,11 @@ public struct BlockingTimeoutError: Error, Equatable, Sendable, CustomStringConv
       + "timeout operator's RxError.timeout)."
     if blockedMainQueue {
       text +=
-        " The blocked thread was running the main queue: work the sequence sends to the main "
-        + "queue (MainScheduler, DispatchQueue.main, the main actor) cannot run until the wait "
-        + "ends, and Streams does not spin a run loop as RxBlocking does. Block a background "
-        + "thread instead, or run the sequence on a TestScheduler."
+        " The blocked thread was running the main queue, inside a block the main queue runs: "
+        + "work the sequence sends to the main queue (MainScheduler, DispatchQueue.main, the main "
+        + "actor) cannot run until that block returns, and the main run loop cannot run inside "
+        + "it. Block from the test method itself (there the wait runs the main run loop, as "
+        + "RxBlocking does), from a background thread, or run the sequence on a TestScheduler."
     }
     return text
   }
@@ -210,32 +215,64 @@ extension BlockingObservable {
         AnyObserver { event in
           if collector.receive(event) { subscription.dispose() }
         }))
-    let finished: Bool
-    if let timeout {
-      finished = collector.semaphore.wait(timeout: .now() + timeout) == .success
-    } else {
-      collector.semaphore.wait()
-      finished = true
+    var finished: Bool?
+    if Thread.isMainThread {
+      finished = runMainRunLoop(until: collector)
     }
-    if !finished, let timeout {
+    if finished == nil {
+      if let timeout {
+        finished = collector.semaphore.wait(timeout: .now() + timeout) == .success
+      } else {
+        collector.semaphore.wait()
+        finished = true
+      }
+    }
+    if finished == false, let timeout {
+      // On the main queue, the wait blocked it unless the run loop ran meanwhile.
       collector.timeOut(
-        BlockingTimeoutError(timeout: timeout, blockedMainQueue: MainQueue.isCurrent))
+        BlockingTimeoutError(
+          timeout: timeout, blockedMainQueue: MainQueue.isCurrent && !collector.ranRunLoop))
     }
     subscription.dispose()
     return collector.result()
+  }
+
+  /// Runs the main thread's run loop (and with it the main queue and the main actor's jobs) until
+  /// the collector has its answer or the timeout passes; `nil` when the run loop cannot run here
+  /// (inside a block the main queue is running), for the caller to block instead.
+  private func runMainRunLoop(until collector: BlockingCollector<Element>) -> Bool? {
+    let deadline = timeout.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
+    collector.wakeMainQueueWhenDone()
+    while !collector.isFinished {
+      let now = Date()
+      if now >= deadline { return false }
+      // Wakes at least every 100 ms: an answer that arrives off the main thread also posts an
+      // empty block to the main queue, which wakes it at once.
+      guard RunLoop.current.run(mode: .default, before: min(deadline, now + 0.1)) else {
+        return collector.isFinished ? true : nil
+      }
+      collector.ranRunLoop = true
+    }
+    return true
   }
 }
 
 /// Collects the events of one blocking operator and signals the waiting thread once.
 ///
 /// `@unchecked Sendable`: `state` is guarded by its lock; `predicate` is only called by
-/// `receive`, which the source calls serially (the observer contract); `semaphore` is thread-safe.
+/// `receive`, which the source calls serially (the observer contract); `semaphore` is thread-safe;
+/// `ranRunLoop` is only touched by the waiting thread.
 private final class BlockingCollector<Element>: @unchecked Sendable {
   private struct State {
     var elements: [Element] = []
     var error: (any Error)?
     var finished = false
+    /// The waiting thread runs the main run loop: the answer also posts to the main queue.
+    var wakesMainQueue = false
   }
+
+  /// The waiting thread ran the main run loop at least once.
+  var ranRunLoop = false
 
   let semaphore = DispatchSemaphore(value: 0)
   private let state = Protected(State())
@@ -275,8 +312,19 @@ private final class BlockingCollector<Element>: @unchecked Sendable {
       }
       return false
     }
-    if done { semaphore.signal() }
+    if done {
+      semaphore.signal()
+      if state.withLock({ $0.wakesMainQueue }) { DispatchQueue.main.async {} }
+    }
     return done
+  }
+
+  /// Whether the answer (or the timeout) arrived.
+  var isFinished: Bool { state.withLock { $0.finished } }
+
+  /// From now on, the answer also posts an empty block to the main queue, to wake its run loop.
+  func wakeMainQueueWhenDone() {
+    state.withLock { $0.wakesMainQueue = true }
   }
 
   /// Ends the wait with `error` unless the answer arrived in the meantime.
