@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "StreamsTest", targets: ["StreamsTest"]),
     .library(name: "StreamsState", targets: ["StreamsState"]),
     .library(name: "StreamsTrace", targets: ["StreamsTrace"]),
+    .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
     .executable(name: "screen-demo", targets: ["ScreenDemo"]),
   ],
@@ -18,6 +19,9 @@ let package = Package(
     // code. Streams depends on it and provides the Rx side (bindings, cells as observables).
     .target(name: "StreamsState"),
     .target(name: "Streams", dependencies: ["StreamsShims", "StreamsState"]),
+    // What needs all of Foundation (and FoundationNetworking on Linux): NotificationCenter.rx,
+    // URLSession.rx, OperationQueueScheduler. The core links FoundationEssentials only.
+    .target(name: "StreamsFoundation", dependencies: ["Streams"]),
     // StreamsTest carries the test-framework side of tracing (`expectEdge`, `XCTAssertEdge`, ...),
     // so StreamsTrace, which apps link to record at run time, never imports Testing or XCTest.
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
@@ -33,6 +37,8 @@ let package = Package(
       dependencies: ["Streams", "StreamsTest", "StreamsState", "StreamsTrace"]),
     .testTarget(
       name: "StreamsTestTests", dependencies: ["Streams", "StreamsTest", "StreamsState"]),
+    .testTarget(
+      name: "StreamsFoundationTests", dependencies: ["StreamsFoundation", "StreamsTest"]),
     // Depends on StreamsState alone, which proves that the state module needs nothing else.
     .testTarget(name: "StreamsStateTests", dependencies: ["StreamsState"]),
     .testTarget(
