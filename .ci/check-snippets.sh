@@ -3,7 +3,7 @@
 # blocks in the README and the guides" describes:
 #   - every ```swift block is compiled on its own: it is the whole main.swift of a program of its
 #     own (nothing added: the block's own imports, the block's own declarations), compiled by
-#     swiftc against the package's library modules (Streams, StreamsTest, StreamsState,
+#     swiftc against the package's library modules (Streams, StreamsTest, StreamsState, StreamsFoundation,
 #     StreamsTrace) as `swift build` built them, in Swift 6 language mode with warnings as errors,
 #     to an object file (so the SIL diagnostics of Swift 6 concurrency run too), not linked;
 #   - a ```swift continues block is compiled together with the block(s) it continues, back to the

@@ -5,7 +5,7 @@
 #endif
 
 /// A decoder of `Data`, as RxSwift's `DataDecoder`: `JSONDecoder` and `PropertyListDecoder` are
-/// ones; conform your own to use it with ``ObservableType/decode(type:decoder:)``.
+/// ones; conform your own to use it with ``ObservableType/decode(type:decoder:file:line:)``.
 public protocol DataDecoder {
   /// Decodes an `Item` from `data`; throws when it cannot.
   func decode<Item: Decodable>(_ type: Item.Type, from data: Data) throws -> Item
