@@ -20,10 +20,12 @@ struct DeltaBlock: Equatable, Sendable {
 }
 
 /// The state container: one cell per SwiftUI block, held as `let`, so a view can never be left
-/// holding a replaced object and each block invalidates only its own views.
+/// holding a replaced object and each block invalidates only its own views. The cells are
+/// `nonisolated`, so that view models on no actor, in any module, can bind to them; reading and
+/// writing their values stays on the main actor.
 @MainActor
 final class UIState {
-  let headline = StateCell(HeadlineBlock())
-  let offers = StateCell(OffersBlock())
-  let isLoading = StateCell(true)
+  nonisolated let headline = StateCell(HeadlineBlock())
+  nonisolated let offers = StateCell(OffersBlock())
+  nonisolated let isLoading = StateCell(true)
 }

@@ -45,13 +45,17 @@ public final class StateCell<Value> {
   // The stored `var`s below are `@exclusivity(unchecked)`: every access is on the main actor and
   // none spans a call out (`update` mutates a copy), so the dynamic exclusivity check, a third
   // of a write's cost, has nothing to find.
-  @usableFromInline @exclusivity(unchecked) var storage: Value
+  //
+  // `storage`, `isEqual` and `registrarBox` are `nonisolated(unsafe)` only so that the
+  // nonisolated initializers can set them, before the cell is shared; after that only the cell's
+  // main-actor members touch them.
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var storage: Value
   /// Tells whether two values are equal; set by the `Equatable` initializer only.
-  @usableFromInline let isEqual: ((Value, Value) -> Bool)?
+  @usableFromInline nonisolated(unsafe) let isEqual: ((Value, Value) -> Bool)?
   /// The Observation registrar and the key path of ``value``, boxed because
   /// `ObservationRegistrar` is unavailable below iOS 17 / macOS 14 and a stored property cannot be
   /// marked available; `nil` on systems without Observation.
-  @usableFromInline let registrarBox: AnyObject?
+  @usableFromInline nonisolated(unsafe) let registrarBox: AnyObject?
   /// Observers of changes and of the cell's end, in registration order. Only the cell holds
   /// them: when the cell is deinitialized, so are they, and they run their end actions.
   @usableFromInline let observers = StateObservers<Value>()
@@ -76,7 +80,11 @@ public final class StateCell<Value> {
 
   /// A cell holding `initial`. Every write notifies, since values cannot be compared; a cell of
   /// an `Equatable` value uses the other initializer, which skips writes of an equal value.
-  public init(_ initial: Value, file: StaticString = #fileID, line: UInt = #line) {
+  ///
+  /// Nonisolated, as both initializers are: a cell can be made anywhere, so that a main-actor
+  /// state type can hold it as `nonisolated let` for code on other actors to bind to (reading and
+  /// writing ``value`` stay main-actor).
+  nonisolated public init(_ initial: sending Value, file: StaticString = #fileID, line: UInt = #line) {
     self.storage = initial
     self.isEqual = nil
     self.file = file
@@ -86,7 +94,9 @@ public final class StateCell<Value> {
 
   /// A cell holding `initial`, where a write of a value equal to the stored one notifies nobody
   /// (as a property of an `@Observable` type).
-  public init(_ initial: Value, file: StaticString = #fileID, line: UInt = #line)
+  nonisolated public init(
+    _ initial: sending Value, file: StaticString = #fileID, line: UInt = #line
+  )
   where Value: Equatable {
     self.storage = initial
     self.isEqual = { $0 == $1 }
@@ -255,7 +265,7 @@ final class CellRegistrar: Observation.Observable, Sendable {
 }
 
 extension StateCell {
-  private static func makeRegistrarBox() -> AnyObject? {
+  nonisolated private static func makeRegistrarBox() -> AnyObject? {
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
       return CellRegistrar()
     }

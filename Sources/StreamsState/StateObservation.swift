@@ -62,7 +62,7 @@ final class StateObservers<Value>: StateObservationList {
   @usableFromInline @exclusivity(unchecked) var holes = 0
   @usableFromInline @exclusivity(unchecked) var deliveries = 0
 
-  init() {}
+  nonisolated init() {}
 
   deinit {
     for entry in entries {
