@@ -84,7 +84,9 @@ public final class StateCell<Value> {
   /// Nonisolated, as both initializers are: a cell can be made anywhere, so that a main-actor
   /// state type can hold it as `nonisolated let` for code on other actors to bind to (reading and
   /// writing ``value`` stay main-actor).
-  nonisolated public init(_ initial: sending Value, file: StaticString = #fileID, line: UInt = #line) {
+  nonisolated public init(
+    _ initial: sending Value, file: StaticString = #fileID, line: UInt = #line
+  ) {
     self.storage = initial
     self.isEqual = nil
     self.file = file
