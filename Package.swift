@@ -27,6 +27,10 @@ let package = Package(
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
     .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsShims"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"]),
+    // Misuses the API on purpose: `ReleaseMisuseTests` runs a release build of it, to check that
+    // every stop keeps its message at -O.
+    .executableTarget(
+      name: "MisuseProbe", dependencies: ["Streams", "StreamsState"], path: "Tests/MisuseProbe"),
     // The seed scenario: an Rx view model feeding a state container; `ScreenDemoTests` tests it.
     .executableTarget(
       name: "ScreenDemo",

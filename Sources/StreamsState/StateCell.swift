@@ -205,7 +205,7 @@ public final class StateCell<Value> {
   /// Stops the program: a will-change observer wrote the cell.
   @usableFromInline
   func writtenDuringWillChange() -> Never {
-    preconditionFailure(
+    fatalError(
       "StreamsState: the StateCell<\(Value.self)> created at \(file):\(line) was written from "
         + "inside one of its will-change observers (withObservationTracking's onChange, "
         + "objectWillChange); that write would notify the same observer again without end. "
@@ -215,7 +215,7 @@ public final class StateCell<Value> {
   /// Stops the program: the cell was written inside an `update` body.
   @usableFromInline
   func writtenDuringUpdate() -> Never {
-    preconditionFailure(
+    fatalError(
       "StreamsState: the StateCell<\(Value.self)> created at \(file):\(line) was written inside "
         + "its own update { } body; the body's result would replace that write. Change the "
         + "value through the body's inout argument instead.")

@@ -45,10 +45,11 @@ public enum LeakCheck {
   /// Stops the program when this build of Streams does not count live objects, rather than let a
   /// leak check pass without having measured anything.
   static func requireCounting() {
-    precondition(
-      Resources.isCounting,
-      "LeakCheck: this build of Streams does not count live objects (Resources.total counts in"
-        + " debug builds only); run leak checks in a debug build")
+    if !Resources.isCounting {
+      fatalError(
+        "LeakCheck: this build of Streams does not count live objects (Resources.total counts in"
+          + " debug builds only); run leak checks in a debug build")
+    }
   }
 
   /// ``measure(_:)`` over any counter; tests use a counter of their own.

@@ -153,7 +153,7 @@ public enum Marbles {
     _ marbles: String, error: any Error, frameSize: TestTime, offset: TestTime,
     allowsSubscriptionPoint: Bool, value: (Character) -> Element?
   ) throws -> [Recorded<Event<Element>>] {
-    precondition(frameSize > 0, "Marbles need a positive frameSize, got \(frameSize)")
+    if frameSize <= 0 { fatalError("Marbles need a positive frameSize, got \(frameSize)") }
     var parsed: [(frame: Int, event: Event<Element>)] = []
     var frame = 0
     var caret: Int?

@@ -181,12 +181,13 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
     create: @escaping () -> OutputSequence
   ) -> TestableObserver<Element> where OutputSequence.Element == Element {
     let now = clock
-    precondition(
-      min(subscribed, disposed) >= now,
-      "TestScheduler.start: the clock is already at \(now), past the subscription time "
-        + "\(subscribed) or the disposal time \(disposed), so nothing would be recorded; was start "
-        + "called twice on the same scheduler? Create a new TestScheduler for each run, or pass "
-        + "later times to start(created:subscribed:disposed:).", file: file, line: line)
+    if !(min(subscribed, disposed) >= now) {
+      fatalError(
+        "TestScheduler.start: the clock is already at \(now), past the subscription time "
+          + "\(subscribed) or the disposal time \(disposed), so nothing would be recorded; was start "
+          + "called twice on the same scheduler? Create a new TestScheduler for each run, or pass "
+          + "later times to start(created:subscribed:disposed:).", file: file, line: line)
+    }
     let box = Protected(StartState<Element>())
     let observer = createObserver(Element.self)
     let factory = UncheckedBox(create)

@@ -77,7 +77,7 @@ final class NodeValues: @unchecked Sendable {
   private static var slotWords: Int { 5 }
 
   init(limit: Int) {
-    precondition(limit > 0, "StreamsTrace internal error: a values ring of no values")
+    if limit <= 0 { fatalError("StreamsTrace internal error: a values ring of no values") }
     self.limit = limit
     var capacity = 1
     while capacity < limit { capacity <<= 1 }

@@ -152,8 +152,9 @@ struct ThreadContext {
 
   @inline(__always)
   func pop() {
-    precondition(
-      streams_trace_depth_get() > 0, "StreamsTrace: a frame was popped that was not pushed")
+    if streams_trace_depth_get() <= 0 {
+      fatalError("StreamsTrace: a frame was popped that was not pushed")
+    }
     streams_trace_depth_set(streams_trace_depth_get() - 1)
   }
 
@@ -242,7 +243,7 @@ struct ThreadContext {
       state.deinitialize(count: 1)
       state.deallocate()
     }
-    precondition(result == 0, "StreamsTrace: pthread_key_create failed (\(result))")
+    if result != 0 { fatalError("StreamsTrace: pthread_key_create failed (\(result))") }
     return key
   }()
 

@@ -56,9 +56,9 @@ extension TraceRecorder {
     written: @escaping @Sendable (TraceFile.Error?) -> Void = { _ in }
   ) -> DumpTrigger {
     var ends: [Int32] = [-1, -1]
-    precondition(
-      pipe(&ends) == 0,
-      "StreamsTrace.dumpOnSignal: pipe() failed: \(String(cString: strerror(errno)))")
+    if pipe(&ends) != 0 {
+      fatalError("StreamsTrace.dumpOnSignal: pipe() failed: \(String(cString: strerror(errno)))")
+    }
     let trigger = DumpTrigger(signal: signalNumber, readEnd: ends[0], writeEnd: ends[1])
     let previous = streams_trace_watch_signal(signalNumber, ends[1])
     if previous >= 0 { close(previous) }  // the trigger before ends: its thread reads EOF
@@ -118,7 +118,7 @@ public final class DumpTrigger: Sendable {
         reader.run()
         return nil
       }, context)
-    precondition(result == 0, "StreamsTrace.dumpOnSignal: pthread_create failed (\(result))")
+    if result != 0 { fatalError("StreamsTrace.dumpOnSignal: pthread_create failed (\(result))") }
     #if canImport(Darwin)
       pthread_detach(thread!)
     #else

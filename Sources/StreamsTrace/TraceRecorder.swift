@@ -31,8 +31,10 @@ public struct TraceConfiguration: Sendable {
     recentValues: Int = 8, recentDeliveries: Int = 4096, timeline: Bool = false,
     sourceRoots: [String] = []
   ) {
-    precondition(recentValues >= 0, "TraceConfiguration: recentValues must not be negative")
-    precondition(recentDeliveries >= 0, "TraceConfiguration: recentDeliveries must not be negative")
+    if recentValues < 0 { fatalError("TraceConfiguration: recentValues must not be negative") }
+    if recentDeliveries < 0 {
+      fatalError("TraceConfiguration: recentDeliveries must not be negative")
+    }
     self.recentValues = recentValues
     self.recentDeliveries = recentDeliveries
     self.timeline = timeline

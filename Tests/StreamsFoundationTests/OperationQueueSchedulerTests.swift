@@ -16,11 +16,13 @@ struct OperationQueueSchedulerTests {
       .map { _ in OperationQueue.current?.name ?? "none" }
       .toBlocking(timeout: 10).toArray()
     #expect(names == ["test.operations", "test.operations", "test.operations"])
-    queue.isSuspended = true
-    _ = scheduler.schedule(()) { Disposables.create() }
-    #expect(queue.operations.map(\.queuePriority) == [.high])
-    queue.isSuspended = false
-    queue.waitUntilAllOperationsAreFinished()
+    let suspended = OperationQueue()
+    suspended.isSuspended = true
+    _ = OperationQueueScheduler(operationQueue: suspended, queuePriority: .high)
+      .schedule(()) { Disposables.create() }
+    #expect(suspended.operations.map(\.queuePriority) == [.high])
+    suspended.isSuspended = false
+    suspended.waitUntilAllOperationsAreFinished()
   }
 
   @Test("disposing before the operation starts cancels it; the action never runs")

@@ -104,8 +104,9 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
   /// new one. `0` keeps nothing: only a consumer already waiting receives an element. A negative
   /// limit is a programming error.
   public static func bufferingNewest(_ limit: Int) -> AsyncBufferingPolicy {
-    precondition(
-      limit >= 0, "AsyncBufferingPolicy.bufferingNewest needs a limit >= 0, got \(limit)")
+    if limit < 0 {
+      fatalError("AsyncBufferingPolicy.bufferingNewest needs a limit >= 0, got \(limit)")
+    }
     return AsyncBufferingPolicy(kind: .newest(limit))
   }
 
@@ -113,8 +114,9 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
   /// nothing: only a consumer already waiting receives an element. A negative limit is a
   /// programming error.
   public static func bufferingOldest(_ limit: Int) -> AsyncBufferingPolicy {
-    precondition(
-      limit >= 0, "AsyncBufferingPolicy.bufferingOldest needs a limit >= 0, got \(limit)")
+    if limit < 0 {
+      fatalError("AsyncBufferingPolicy.bufferingOldest needs a limit >= 0, got \(limit)")
+    }
     return AsyncBufferingPolicy(kind: .oldest(limit))
   }
 }
@@ -247,7 +249,7 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     @inlinable
     mutating func subscribe(_ storage: ValuesStorage<Element>) {
       guard let source else {
-        preconditionFailure("ObservableValues internal error: subscribed twice")
+        fatalError("ObservableValues internal error: subscribed twice")
       }
       self.source = nil
       storage.subscribed(
@@ -257,7 +259,7 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     @inlinable
     static func typed(_ error: any Error) -> Failure {
       guard let typed = error as? Failure else {
-        preconditionFailure(
+        fatalError(
           "ObservableValues: a sequence that cannot fail (\(Failure.self)) received error \(error)")
       }
       return typed

@@ -151,7 +151,9 @@ struct ValuesStateMachine<Element> {
         phase = .finished
         return .resume(continuation, terminal.result())
       }
-      precondition(waiter == nil, "ObservableValues: next() called while another next() is waiting")
+      if waiter != nil {
+        fatalError("ObservableValues: next() called while another next() is waiting")
+      }
       waiter = continuation
       return .none
     case .cancelled:
@@ -162,7 +164,7 @@ struct ValuesStateMachine<Element> {
     case .finished:
       return .resume(continuation, .success(nil))
     case .idle:
-      preconditionFailure("ObservableValues internal error: suspended before subscribing")
+      fatalError("ObservableValues internal error: suspended before subscribing")
     }
   }
 

@@ -45,12 +45,12 @@ extension ObservableType where Element: FixedWidthInteger {
 
   @usableFromInline
   static func checkRange(start: Element, count: Element) {
-    precondition(count >= 0, "Observable.range: count can't be negative (got \(count))")
+    if count < 0 { fatalError("Observable.range: count can't be negative (got \(count))") }
     if count > 0 {
       let (_, overflow) = start.addingReportingOverflow(count - 1)
-      precondition(
-        !overflow,
-        "Observable.range: start \(start) + count \(count) overflows \(Element.self)")
+      if overflow {
+        fatalError("Observable.range: start \(start) + count \(count) overflows \(Element.self)")
+      }
     }
   }
 }

@@ -125,7 +125,9 @@ extension RingQueue: RandomAccessCollection {
 
   @inlinable
   subscript(position: Int) -> Element {
-    precondition(position >= 0 && position < count, "RingQueue: position \(position) out of range")
+    if !(position >= 0 && position < count) {
+      fatalError("RingQueue: position \(position) out of range")
+    }
     var index = head &+ position
     if index >= slots.count { index &-= slots.count }
     return slots[index]!

@@ -27,8 +27,9 @@ extension ObservableType where Element: Sendable {
     timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<[Element]> {
-    precondition(
-      count > 0, "buffer(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+    if count <= 0 {
+      fatalError("buffer(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+    }
     let source = asObservable()
     return Observable(kind: "buffer", upstreams: [source.traceID], file: file, line: line) {
       observer in

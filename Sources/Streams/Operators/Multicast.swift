@@ -187,7 +187,9 @@ extension ObservableType {
   public func replay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line)
     -> ConnectableObservable<Element>
   {
-    precondition(bufferSize >= 0, "replay(_:) needs a buffer size of 0 or more, got \(bufferSize)")
+    if bufferSize < 0 {
+      fatalError("replay(_:) needs a buffer size of 0 or more, got \(bufferSize)")
+    }
     return Multicaster(
       source: asObservable(),
       makeSubject: { ReplaySubject<Element>.create(bufferSize: bufferSize) }

@@ -47,9 +47,9 @@ extension ObservableType {
   public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
   {
-    precondition(
-      maxAttemptCount >= 0,
-      "retry(_:) needs a maxAttemptCount of zero or more, got \(maxAttemptCount)")
+    if maxAttemptCount < 0 {
+      fatalError("retry(_:) needs a maxAttemptCount of zero or more, got \(maxAttemptCount)")
+    }
     let source = asObservable()
     return Observable(kind: "retry", upstreams: [source.traceID], file: file, line: line) {
       observer in

@@ -106,7 +106,7 @@ struct SerialOutbox<Payload> {
   mutating func next() -> Event<Payload>? {
     switch state {
     case .idle:
-      preconditionFailure("Streams: SerialOutbox.next() called while nobody holds the claim")
+      fatalError("Streams: SerialOutbox.next() called while nobody holds the claim")
     case .closed:
       state = .closed(delivering: false)
       return nil

@@ -18,7 +18,7 @@ enum UpstreamDisposable {
     case .released:
       return disposable
     case .set:
-      preconditionFailure("Streams internal error: upstream disposable stored twice")
+      fatalError("Streams internal error: upstream disposable stored twice")
     }
   }
 

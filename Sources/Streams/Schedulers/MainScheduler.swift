@@ -50,11 +50,12 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
   ///
   /// - Parameter errorMessage: The message to stop with; a default one names the misuse.
   public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
-    precondition(
-      MainQueueCheck.isMain,
-      errorMessage
-        ?? "Executing on a background thread. Use `MainScheduler.instance.schedule` to schedule "
-        + "work on the main thread.")
+    if !MainQueueCheck.isMain {
+      fatalError(
+        errorMessage
+          ?? "Executing on a background thread. Use `MainScheduler.instance.schedule` to schedule "
+          + "work on the main thread.")
+    }
   }
 
   /// Stops the program unless the caller runs on the main thread; the same check as

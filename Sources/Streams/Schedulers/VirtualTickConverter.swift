@@ -27,10 +27,11 @@ public struct VirtualTickConverter: VirtualTimeConverterType, Hashable {
   /// let milliseconds = VirtualTickConverter(resolution: 0.001)
   /// ```
   public init(resolution: Double = 1.0, file: StaticString = #fileID, line: UInt = #line) {
-    precondition(
-      resolution > 0,
-      "VirtualTimeScheduler needs a positive resolution (seconds per tick), got \(resolution)",
-      file: file, line: line)
+    if !(resolution > 0) {  // NaN too
+      fatalError(
+        "VirtualTimeScheduler needs a positive resolution (seconds per tick), got \(resolution)",
+        file: file, line: line)
+    }
     self.resolution = resolution
   }
 

@@ -171,9 +171,10 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   /// ``stop()`` ended the run early, as in RxSwift). Moving backwards is a programming error.
   public func advanceTo(_ time: VirtualTime) {
     let current = clock
-    precondition(
-      converter.compareVirtualTime(time, current) != .lessThan,
-      "VirtualTimeScheduler.advanceTo(\(time)) would move the clock back from \(current)")
+    if converter.compareVirtualTime(time, current) == .lessThan {
+      fatalError(
+        "VirtualTimeScheduler.advanceTo(\(time)) would move the clock back from \(current)")
+    }
     run(until: bridge.erase(time))
   }
 
@@ -189,8 +190,9 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
       let instant = bridge.erase(target)
       state.withLock { $0.clock = instant }
     }
-    precondition(
-      moved, "VirtualTimeScheduler.sleep(\(interval)) would move the clock back; sleep forward")
+    if !moved {
+      fatalError("VirtualTimeScheduler.sleep(\(interval)) would move the clock back; sleep forward")
+    }
   }
 
   /// Stops ``start()`` or ``advanceTo(_:)`` after the action that is running.
@@ -207,7 +209,9 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
       s.running = true
       return false
     }
-    precondition(!alreadyRunning, "VirtualTimeScheduler is already running; it is not reentrant")
+    if alreadyRunning {
+      fatalError("VirtualTimeScheduler is already running; it is not reentrant")
+    }
     // What the last action returned is handed to its item in the same lock round trip that takes
     // the next item: one lock per action.
     var finished: (item: any VirtualScheduledItem, result: any Disposable)?
@@ -529,7 +533,7 @@ final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @
 
   func runOnce() -> any Disposable {
     guard let action, let state else {
-      preconditionFailure("VirtualTimeScheduler internal error: an item ran twice")
+      fatalError("VirtualTimeScheduler internal error: an item ran twice")
     }
     releaseAction()
     return action(state)
@@ -624,7 +628,7 @@ struct VirtualInstantBridge<Time: Sendable>: Sendable {
       erase = { VirtualInstant(value: 0, boxed: VirtualTimeBox($0)) }
       restore = { instant in
         guard let box = instant.boxed else {
-          preconditionFailure("VirtualTimeScheduler internal error: an unboxed custom time")
+          fatalError("VirtualTimeScheduler internal error: an unboxed custom time")
         }
         return unsafeDowncast(box, to: VirtualTimeBox<Time>.self).time
       }

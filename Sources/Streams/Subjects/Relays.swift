@@ -55,7 +55,7 @@ public final class BehaviorRelay<Element>: ObservableType {
   public var value: Element {
     // A relay never fails and is never disposed, so `value()` cannot throw here.
     do { return try subject.value() } catch {
-      preconditionFailure("BehaviorRelay could not read its value: \(error)")
+      fatalError("BehaviorRelay could not read its value: \(error)")
     }
   }
 

@@ -27,9 +27,10 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   @inlinable
   init(bufferSize: Int, file: StaticString, line: UInt, filePath: StaticString) {
-    precondition(
-      bufferSize >= 0,
-      "ReplaySubject.create(bufferSize:) needs a buffer size of 0 or more, got \(bufferSize)")
+    if bufferSize < 0 {
+      fatalError(
+        "ReplaySubject.create(bufferSize:) needs a buffer size of 0 or more, got \(bufferSize)")
+    }
     let core = SubjectCore<Element>(policy: .buffer(bufferSize), name: "ReplaySubject")
     self.core = core
     self.tracePath = filePath

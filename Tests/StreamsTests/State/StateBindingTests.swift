@@ -440,7 +440,7 @@ extension MainThreadDeliveryTests {
       }
       await #expect(processExitsWith: .failure) {
         let subject = PublishSubject<Int>()
-        let cell = await StateCell(0)
+        let cell = StateCell(0)
         let binding = subject.bind(to: cell)
         subject.onError(TraitError(2))
         withExtendedLifetime((binding, cell)) {}
@@ -463,7 +463,7 @@ extension MainThreadDeliveryTests {
       let explicit = await #expect(
         processExitsWith: .failure, observing: [\.standardErrorContent]
       ) {
-        let cell = await StateCell(0)
+        let cell = StateCell(0)
         _ = Observable<Int>.error(TraitError(3))
           .bind(to: cell, file: "Screen/ViewModel.swift", line: 42)
       }

@@ -35,8 +35,9 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
     empty: Storage, count: Int, completesWhenOthersDone: Bool,
     take: @escaping (inout Storage) -> (snapshot: Snapshot, filled: Int)
   ) {
-    precondition(
-      count > 1 && count < Int.bitWidth, "Streams internal error: combining \(count) sources")
+    if !(count > 1 && count < Int.bitWidth) {
+      fatalError("Streams internal error: combining \(count) sources")
+    }
     self.storage = empty
     self.empty = empty
     self.take = take

@@ -68,8 +68,9 @@ extension ObservableType {
     replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    precondition(
-      replay >= 0, "share(replay:scope:) needs a replay count of 0 or more, got \(replay)")
+    if replay < 0 {
+      fatalError("share(replay:scope:) needs a replay count of 0 or more, got \(replay)")
+    }
     let source = asObservable()
     let shared = SharedSource(source: source, replay: replay, scope: scope)
     return Observable(kind: "share", upstreams: [source.traceID], file: file, line: line) {
@@ -168,7 +169,7 @@ final class SharedSource<Element>: @unchecked Sendable {
     switch action {
     case .replayTerminal:
       guard let sharedCore else {
-        preconditionFailure("Streams internal error: share(.whileConnected) never terminates")
+        fatalError("Streams internal error: share(.whileConnected) never terminates")
       }
       return sharedCore.subscribe(observer)
     case .join(let joined):

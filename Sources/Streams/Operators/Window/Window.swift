@@ -38,8 +38,9 @@ extension ObservableType where Element: Sendable {
     timeSpan: RxTimeInterval, count: Int, scheduler: any SchedulerType,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Observable<Element>> {
-    precondition(
-      count > 0, "window(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+    if count <= 0 {
+      fatalError("window(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+    }
     let source = asObservable()
     return Observable(kind: "window", upstreams: [source.traceID], file: file, line: line) {
       observer in
