@@ -237,14 +237,27 @@ extension Extractor {
       inner.delivering = node
       inner.function = nil
     }
-    if let parameters = closure.signature?.parameterClause {
-      // Parameters shadow the locals they are named after.
-      for name in parameterNames(parameters) { inner.locals[name] = .unknown }
-      if let observer, let first = parameterNames(parameters).first {
-        inner.locals[first] = observer
-      }
+    shadowParameters(of: closure, in: &inner)
+    if let observer, let parameters = closure.signature?.parameterClause,
+      let first = parameterNames(parameters).first
+    {
+      inner.locals[first] = observer
     }
     return body(closure.statements, in: &inner)
+  }
+
+  /// Reads a closure given to code the map does not follow (`DispatchQueue.main.async { }`, an
+  /// app's helper) as if it stood where it is written.
+  func walkClosure(_ closure: ClosureExprSyntax, in scope: Scope) {
+    var inner = scope
+    shadowParameters(of: closure, in: &inner)
+    walk(Syntax(closure.statements), in: &inner)
+  }
+
+  /// A closure's parameters shadow the locals and properties they are named after.
+  private func shadowParameters(of closure: ClosureExprSyntax, in scope: inout Scope) {
+    guard let parameters = closure.signature?.parameterClause else { return }
+    for name in parameterNames(parameters) { scope.locals[name] = .unknown }
   }
 
   private func parameterNames(_ clause: ClosureSignatureSyntax.ParameterClause) -> [String] {
@@ -268,8 +281,7 @@ extension Extractor {
     }
     for closure in closures(of: call)
     where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
-      var inner = scope
-      walk(Syntax(closure.statements), in: &inner)
+      walkClosure(closure, in: scope)
     }
   }
 

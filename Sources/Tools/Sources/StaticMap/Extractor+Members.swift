@@ -12,14 +12,7 @@ extension Extractor {
       let type = table.lookup(typeName, from: scope.type?.name),
       let declaration = type.staticProperties[name]
     {
-      if let typeText = declaration.typeText, let held = table.lookup(typeText, from: type.name) {
-        return .instance(held)
-      }
-      if let initializer = declaration.initializer {
-        var inner = Scope(type: type, file: declaration.file)
-        return evaluate(initializer, in: &inner)
-      }
-      return .unknown
+      return staticProperty(name, declaration, of: type)
     }
     let base = evaluate(baseExpression, in: &scope)
     switch base {
@@ -43,6 +36,35 @@ extension Extractor {
     default:
       return name == "rx" ? .reactive : .unknown
     }
+  }
+
+  /// The value of `type`'s static property `name`, read once: an instance of a known type
+  /// (`Service.shared`), or a stream named `Type.name` (`Bus.events`). A property whose
+  /// initializer reads itself is unknown.
+  private func staticProperty(
+    _ name: String, _ declaration: PropertyDeclaration, of type: TypeDeclaration
+  ) -> Value {
+    let key = type.name + "." + name
+    if let known = staticValues[key] { return known }
+    guard staticsInProgress.insert(key).inserted else { return .unknown }
+    defer { staticsInProgress.remove(key) }
+    var value = Value.unknown
+    if let typeText = declaration.typeText, let held = table.lookup(typeText, from: type.name) {
+      value = .instance(held)
+    } else if let initializer = declaration.initializer {
+      if let subject = subjectConstruction(initializer) {
+        value = .stream(
+          graph.add(
+            kind: Vocabulary.recordedKind(subject), role: .subject, file: declaration.file.path,
+            line: declaration.line, owner: ownerName(type), name: key))
+      } else {
+        var inner = Scope(type: type, file: declaration.file)
+        value = evaluate(initializer, in: &inner)
+        if let node = value.stream { graph.name(node, key) }
+      }
+    }
+    staticValues[key] = value
+    return value
   }
 
   /// `_ = x.subscribe(...)`, `self.results = query.map(...)`: assignments.

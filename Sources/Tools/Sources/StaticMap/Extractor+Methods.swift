@@ -53,8 +53,7 @@ extension Extractor {
     }
     for closure in closures(of: call)
     where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
-      var inner = scope
-      walk(Syntax(closure.statements), in: &inner)
+      walkClosure(closure, in: scope)
     }
   }
 
@@ -78,9 +77,10 @@ extension Extractor {
       else { continue }
       graph.subscribe(target, to: source)
     }
-    for closure in closures(of: call) {
-      var inner = scope
-      walk(Syntax(closure.statements), in: &inner)
+    // A trailing closure; one given as an argument was read with the arguments.
+    for closure in closures(of: call)
+    where !call.arguments.contains(where: { $0.expression.id == closure.id }) {
+      walkClosure(closure, in: scope)
     }
     return .instance(type)
   }

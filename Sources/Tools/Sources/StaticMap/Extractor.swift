@@ -39,6 +39,10 @@ final class Extractor {
   /// The node of each stream property, by `Type.property`.
   var propertyNodes: [String: UInt64] = [:]
   private var propertiesInProgress: Set<String> = []
+  /// The value of each static property read so far (`Bus.events`, `Service.shared`), by
+  /// `Type.property`: read once, so that every use names the same node.
+  var staticValues: [String: Value] = [:]
+  var staticsInProgress: Set<String> = []
   /// The value each function returns, by `Type.function`; read once.
   private var functionResults: [String: Value] = [:]
   private var functionsInProgress: Set<String> = []
@@ -128,8 +132,10 @@ final class Extractor {
     guard let typeText = declaration.typeText, Vocabulary.isStream(typeText) else {
       return .unknown
     }
-    // Assigned in an initializer: read them first.
+    // Assigned in an initializer: read them first. The property is no longer in progress then:
+    // the initializer assigns it, and may read it after (readInitializers runs once per type).
     if !typesWithInitsRead.contains(type.name) {
+      propertiesInProgress.remove(key)
       readInitializers(of: type)
       if let node = propertyNodes[key] { return .stream(node) }
     }
@@ -144,7 +150,7 @@ final class Extractor {
   }
 
   /// `PublishSubject`, `BehaviorRelay`... when `expression` makes a subject or relay.
-  private func subjectConstruction(_ expression: ExprSyntax) -> String? {
+  func subjectConstruction(_ expression: ExprSyntax) -> String? {
     guard let call = expression.as(FunctionCallExprSyntax.self) else { return nil }
     var callee = call.calledExpression
     if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
@@ -284,6 +290,18 @@ final class Extractor {
       || node.is(ExtensionDeclSyntax.self) || node.is(ProtocolDeclSyntax.self)
     {
       return  // declarations are read with their types
+    } else if let loop = node.as(ForStmtSyntax.self) {
+      // The loop's variables shadow what they are named after, inside the body only.
+      _ = evaluate(loop.sequence, in: &scope)
+      var inner = scope
+      for token in loop.pattern.tokens(viewMode: .sourceAccurate) {
+        if case .identifier(let name) = token.tokenKind { inner.locals[name] = .unknown }
+      }
+      walk(Syntax(loop.body), in: &inner)
+    } else if node.is(CodeBlockSyntax.self) || node.is(SwitchCaseSyntax.self) {
+      // A block's declarations end with it (`if`, `guard`, `do`, a `switch` case).
+      var inner = scope
+      for child in node.children(viewMode: .sourceAccurate) { walk(child, in: &inner) }
     } else {
       for child in node.children(viewMode: .sourceAccurate) { walk(child, in: &scope) }
     }
@@ -321,8 +339,7 @@ final class Extractor {
       return .unknown  // `\.count` names a member of the element, not a property of this type
     }
     if let closure = expression.as(ClosureExprSyntax.self) {
-      var inner = scope
-      walk(Syntax(closure.statements), in: &inner)
+      walkClosure(closure, in: scope)
       return .unknown
     }
     if let sequence = expression.as(SequenceExprSyntax.self) {

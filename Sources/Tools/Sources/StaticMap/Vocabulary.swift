@@ -23,9 +23,14 @@ enum Vocabulary {
     switch name {
     case "subscribe" where firstLabel == "on": nil  // subscribe(on:) is an operator
     case "subscribe": firstLabel == "with" ? "subscribe(with:)" : "subscribe"
-    case "bind": firstLabel == "to" ? "bind(to:)" : "subscribe"
+    case "bind":
+      switch firstLabel {
+      case "to": "bind(to:)"
+      case "with": "bind(with:)"
+      default: "bind"  // bind(onNext:), bind { }
+      }
     case "drive": "drive"
-    case "emit": firstLabel == "to" ? "emit(to:)" : "subscribe"
+    case "emit": firstLabel == "to" ? "emit(to:)" : "emit"
     default: nil
     }
   }
@@ -73,8 +78,19 @@ enum Vocabulary {
     return String(name)
   }
 
-  /// Whether a type's text names a stream type.
+  /// Whether a type's text names a stream type: not a function type (`(Observable<Int>) -> Void`)
+  /// nor a tuple (`(PublishSubject<Int>, Int)`) that mentions one.
   static func isStream(_ typeText: String) -> Bool {
+    if typeText.contains("->") { return false }
+    var depth = 0
+    for character in typeText {
+      switch character {
+      case "<", "(", "[": depth += 1
+      case ">", ")", "]": depth -= 1
+      case "," where depth == 1 && typeText.hasPrefix("("): return false
+      default: break
+      }
+    }
     let name = baseTypeName(typeText)
     return subjects.contains(name) || sequences.contains(name)
   }
