@@ -36,10 +36,10 @@ struct PropertyDeclaration {
   let line: UInt
 }
 
-/// A method or initializer body, with the type it belongs to.
+/// A method, initializer or property accessor (`items.didSet`), with the type it belongs to.
 struct FunctionDeclaration {
   let name: String
-  let body: CodeBlockSyntax
+  let statements: CodeBlockItemListSyntax
   /// Each parameter's argument label (`nil` for `_`), name inside the body, and type.
   let parameters: [(label: String?, name: String, typeText: String)]
   let returnTypeText: String?
@@ -140,14 +140,15 @@ struct TypeTable {
         let parameters = function.signature.parameterClause.parameters.map(Self.parameter)
         type.functions[function.name.text, default: []].append(
           FunctionDeclaration(
-            name: function.name.text, body: body, parameters: parameters,
+            name: function.name.text, statements: body.statements, parameters: parameters,
             returnTypeText: function.signature.returnClause?.type.trimmedDescription, file: file,
             line: file.line(of: function.name)))
       } else if let initializer = decl.as(InitializerDeclSyntax.self), let body = initializer.body {
         let parameters = initializer.signature.parameterClause.parameters.map(Self.parameter)
         type.functions["init", default: []].append(
           FunctionDeclaration(
-            name: "init", body: body, parameters: parameters, returnTypeText: nil, file: file,
+            name: "init", statements: body.statements, parameters: parameters,
+            returnTypeText: nil, file: file,
             line: file.line(of: initializer.initKeyword)))
       } else {
         collect(decl, enclosing: full, file: file)
@@ -184,12 +185,42 @@ struct TypeTable {
       let declaration = PropertyDeclaration(
         name: name, typeText: binding.typeAnnotation?.type.trimmedDescription,
         initializer: initializer, file: file, line: file.line(of: binding.pattern))
+      collectAccessors(of: binding, named: name, into: type, file: file)
       if isStatic {
         type.staticProperties[name] = declaration
         continue
       }
       if type.properties[name] == nil { type.propertyOrder.append(name) }
       type.properties[name] = declaration
+    }
+  }
+
+  /// The bodies of a property's accessors (`didSet`, `willSet`, `get`, `set`, a getter of several
+  /// statements), as functions of the type named `property.accessor`: their subscriptions and
+  /// sends are read like a method's.
+  private func collectAccessors(
+    of binding: PatternBindingSyntax, named name: String, into type: TypeDeclaration,
+    file: ParsedFile
+  ) {
+    switch binding.accessorBlock?.accessors {
+    case .getter(let statements) where statements.count > 1:
+      type.functions[name + ".get", default: []].append(
+        FunctionDeclaration(
+          name: name + ".get", statements: statements, parameters: [],
+          returnTypeText: binding.typeAnnotation?.type.trimmedDescription, file: file,
+          line: file.line(of: binding.pattern)))
+    case .accessors(let accessors):
+      for accessor in accessors {
+        guard let body = accessor.body else { continue }
+        let kind = accessor.accessorSpecifier.text
+        type.functions[name + "." + kind, default: []].append(
+          FunctionDeclaration(
+            name: name + "." + kind, statements: body.statements, parameters: [],
+            returnTypeText: kind == "get" ? binding.typeAnnotation?.type.trimmedDescription : nil,
+            file: file, line: file.line(of: accessor)))
+      }
+    default:
+      break
     }
   }
 }

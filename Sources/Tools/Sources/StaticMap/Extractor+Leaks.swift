@@ -77,7 +77,7 @@ extension Extractor {
     type.functions.contains { name, functions in
       name != "init"
         && functions.contains {
-          $0.body.statements.trimmedDescription.contains("DisposeBag()")
+          $0.statements.trimmedDescription.contains("DisposeBag()")
         }
     }
   }

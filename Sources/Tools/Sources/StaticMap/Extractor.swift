@@ -201,7 +201,7 @@ final class Extractor {
       }
     }
     var result = body(
-      function.body.statements, returnsValue: function.returnTypeText != nil, in: &scope)
+      function.statements, returnsValue: function.returnTypeText != nil, in: &scope)
     if case .unknown = result, let returnType = function.returnTypeText,
       let held = table.lookup(returnType, from: type.name)
     {
@@ -285,7 +285,18 @@ final class Extractor {
       {
         scope.locals[name] = evaluate(initializer, in: &scope)
       }
-    } else if node.is(FunctionDeclSyntax.self) || node.is(ClassDeclSyntax.self)
+    } else if let function = node.as(FunctionDeclSyntax.self) {
+      // A top-level function, or one nested in a function: read where it is declared, its
+      // parameters shadowing what they are named after. (Methods are read with their types.)
+      guard let body = function.body else { return }
+      var inner = scope
+      for parameter in function.signature.parameterClause.parameters {
+        let held = table.lookup(parameter.type.trimmedDescription, from: scope.type?.name)
+        inner.locals[(parameter.secondName ?? parameter.firstName).text] =
+          held.map { .instance($0) } ?? .unknown
+      }
+      walk(Syntax(body.statements), in: &inner)
+    } else if node.is(ClassDeclSyntax.self)
       || node.is(StructDeclSyntax.self) || node.is(EnumDeclSyntax.self)
       || node.is(ExtensionDeclSyntax.self) || node.is(ProtocolDeclSyntax.self)
     {

@@ -114,4 +114,36 @@ struct StaticMapScopeTests {
     #expect(result.node(named: "H.handler") == nil)
     #expect(result.node(named: "H.pair") == nil)
   }
+
+  @Test("property observers and accessors, top-level functions and nested functions are read")
+  func everyBody() {
+    let result = map([
+      "Cell.swift": """
+      import RxSwift
+
+      final class Cell {
+        let taps = PublishSubject<Int>()
+        var bag = DisposeBag()
+        var model: Int = 0 {
+          didSet { taps.subscribe(onNext: { print($0) }).disposed(by: bag) }
+        }
+        var doubled: Observable<Int> {
+          let source = taps.asObservable()
+          return source.map { $0 * 2 }
+        }
+        func configure() {
+          func bindAll() { taps.subscribe(onNext: { print($0) }).disposed(by: bag) }
+          bindAll()
+        }
+      }
+
+      func startLogging(_ cell: Cell) {
+        _ = cell.taps.subscribe(onNext: { print($0) })
+      }
+      """
+    ])
+    let terminals = result.graph.nodes.filter { $0.role == .terminal }.map(\.line).sorted()
+    #expect(terminals == [7, 14, 20])
+    #expect(result.graph.nodes.contains { $0.kind == "map" && $0.line == 11 })
+  }
 }
