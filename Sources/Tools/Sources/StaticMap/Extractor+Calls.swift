@@ -78,6 +78,10 @@ extension Extractor {
         return `operator`(name, of: [upstream], call, line: line, in: &scope)
       case .instance(let type):
         return method(name, of: type, call, in: &scope)
+      case .reactive where Vocabulary.reactiveNonStreams.contains(name):
+        // `tableView.rx.items(...)` makes a binder, `rx.setDelegate(_:)` a disposable.
+        evaluateArguments(call, in: &scope)
+        return .unknown
       case .reactive:
         // `button.rx.controlEvent(.touchUpInside)`, `textField.rx.text(...)`.
         evaluateArguments(call, in: &scope)

@@ -48,7 +48,9 @@ extension Extractor {
       }
       guard let bag = use.bag else { continue }
       let bagBase = bag.split(separator: ".").dropLast().joined(separator: ".")
-      if !bagBase.isEmpty, bagBase != "self", use.scope.type != nil {
+      // `rx.disposeBag` (NSObject+Rx) is the object's own bag.
+      let ownBag = bagBase == "self" || bagBase == "rx" || bagBase == "self.rx"
+      if !bagBase.isEmpty, !ownBag, use.scope.type != nil {
         let owner = use.scope.type?.name ?? "its owner"
         leakCandidates.append(
           StaticMap.LeakCandidate(

@@ -96,9 +96,13 @@ extension Extractor {
       if case .subscription(let terminal) = value { terminals[terminal]?.bag = "self.\(name)" }
       if let node = value.stream {
         if let existing = propertyNodes[key] {
-          if existing != node { graph.subscribe(existing, to: node) }
-          // `self.items = ...` names what it assigns, as in a run; the holder is left out.
-          if holderNodes.contains(existing) { graph.name(node, key) }
+          // A holder (the property was read before this assignment) takes what is assigned and
+          // is left out of the graph; `self.items = ...` names it, as in a run. A property
+          // assigned a second time keeps its first stream: the second is no upstream of it.
+          if existing != node, holderNodes.contains(existing) {
+            graph.subscribe(existing, to: node)
+            graph.name(node, key)
+          }
         } else {
           propertyNodes[key] = node
           graph.name(node, key)

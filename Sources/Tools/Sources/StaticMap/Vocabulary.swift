@@ -35,6 +35,11 @@ enum Vocabulary {
     }
   }
 
+  /// RxCocoa's `.rx` calls that make no stream: binders of data sources and delegate setters.
+  static let reactiveNonStreams: Set<String> = [
+    "items", "setDelegate", "setDataSource", "itemsWithDataSource",
+  ]
+
   /// The calls that send into a subject or relay.
   static let sends: Set<String> = ["onNext", "accept", "on", "onCompleted", "onError"]
 

@@ -146,4 +146,35 @@ struct StaticMapScopeTests {
     #expect(terminals == [7, 14, 20])
     #expect(result.graph.nodes.contains { $0.kind == "map" && $0.line == 11 })
   }
+
+  @Test(
+    "rx.disposeBag is the object's own; rx.items and rx.setDelegate make no stream; reassigning")
+  func cocoaIdioms() {
+    let result = map([
+      "List.swift": """
+      import RxSwift
+      import RxCocoa
+
+      final class ListController: UIViewController {
+        let tableView = UITableView()
+        let rows = BehaviorRelay<[String]>(value: [])
+        let input = PublishSubject<String>()
+        var title: Driver<String>
+
+        init() {
+          title = Driver.never()
+          title = input.asDriver(onErrorJustReturn: "")
+          rows.bind(to: tableView.rx.items(cellIdentifier: "Cell")) { _, row, cell in }
+            .disposed(by: rx.disposeBag)
+          tableView.rx.setDelegate(self).disposed(by: rx.disposeBag)
+        }
+      }
+      """
+    ])
+    #expect(result.leakCandidates.isEmpty)
+    #expect(!result.graph.nodes.contains { $0.kind.hasPrefix("rx.") })
+    // The first stream assigned stays the property's; the second is no upstream of it.
+    let never = result.graph.nodes.first { $0.kind == "Driver.never" || $0.kind == "never" }
+    #expect(never.map(\.upstreams.isEmpty) ?? true)
+  }
 }
