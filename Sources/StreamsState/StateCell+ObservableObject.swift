@@ -1,9 +1,14 @@
-#if canImport(Combine)
-  import Combine
+#if canImport(Combine) || STREAMS_OPENCOMBINE
+  #if canImport(Combine)
+    import Combine
+  #else
+    import OpenCombine
+  #endif
 
-  // Combine exists only on Apple platforms: this file is compiled there and has never been built
-  // or run by the tests, which run on Linux. It is kept to what SwiftUI needs before iOS 17: a
-  // publisher that sends before every change.
+  // Combine exists only on Apple platforms. On Linux, the package `Tests/OpenCombineState` builds
+  // this very file (and the rest of StreamsState) against OpenCombine, whose `ObservableObject`
+  // and `ObservableObjectPublisher` have Combine's API, and tests it there. It is kept to what
+  // SwiftUI needs before iOS 17: a publisher that sends before every change.
 
   extension StateCell: @MainActor ObservableObject {
     /// Sends before every change of ``value`` (for `@ObservedObject` and `@StateObject` on

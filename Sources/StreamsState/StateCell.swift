@@ -69,7 +69,7 @@ public final class StateCell<Value> {
   /// Set while an ``update(_:)`` body runs; a write of the cell then would be lost.
   @usableFromInline @exclusivity(unchecked) var isUpdating = false
   @usableFromInline @exclusivity(unchecked) var isDelivering = false
-  #if canImport(Combine)
+  #if canImport(Combine) || STREAMS_OPENCOMBINE
     /// The `objectWillChange` publisher, made on first use (see `StateCell+ObservableObject`).
     @usableFromInline var willChangePublisher: AnyObject?
   #endif
