@@ -105,7 +105,7 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
   /// limit is a programming error.
   public static func bufferingNewest(_ limit: Int) -> AsyncBufferingPolicy {
     if limit < 0 {
-      fatalError("AsyncBufferingPolicy.bufferingNewest needs a limit >= 0, got \(limit)")
+      streamsStop("AsyncBufferingPolicy.bufferingNewest needs a limit >= 0, got \(limit)")
     }
     return AsyncBufferingPolicy(kind: .newest(limit))
   }
@@ -115,7 +115,7 @@ public struct AsyncBufferingPolicy: Sendable, Hashable {
   /// programming error.
   public static func bufferingOldest(_ limit: Int) -> AsyncBufferingPolicy {
     if limit < 0 {
-      fatalError("AsyncBufferingPolicy.bufferingOldest needs a limit >= 0, got \(limit)")
+      streamsStop("AsyncBufferingPolicy.bufferingOldest needs a limit >= 0, got \(limit)")
     }
     return AsyncBufferingPolicy(kind: .oldest(limit))
   }
@@ -249,7 +249,7 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     @inlinable
     mutating func subscribe(_ storage: ValuesStorage<Element>) {
       guard let source else {
-        fatalError("ObservableValues internal error: subscribed twice")
+        streamsStop("ObservableValues internal error: subscribed twice")
       }
       self.source = nil
       storage.subscribed(
@@ -259,7 +259,7 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
     @inlinable
     static func typed(_ error: any Error) -> Failure {
       guard let typed = error as? Failure else {
-        fatalError(
+        streamsStop(
           "ObservableValues: a sequence that cannot fail (\(Failure.self)) received error \(error)")
       }
       return typed

@@ -152,7 +152,7 @@ struct ValuesStateMachine<Element> {
         return .resume(continuation, terminal.result())
       }
       if waiter != nil {
-        fatalError("ObservableValues: next() called while another next() is waiting")
+        streamsStop("ObservableValues: next() called while another next() is waiting")
       }
       waiter = continuation
       return .none
@@ -164,7 +164,7 @@ struct ValuesStateMachine<Element> {
     case .finished:
       return .resume(continuation, .success(nil))
     case .idle:
-      fatalError("ObservableValues internal error: suspended before subscribing")
+      streamsStop("ObservableValues internal error: suspended before subscribing")
     }
   }
 

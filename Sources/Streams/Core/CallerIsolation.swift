@@ -72,7 +72,7 @@ struct CallerIsolation: Sendable {
       // on Linux the main actor runs on the main queue away from the main thread, and on the main
       // thread inside another queue's `sync` the main queue is not current.
       if MainQueueCheck.isMain || streams_is_main_thread() { return }
-      fatalError(message(actorName: "the main actor"), file: file, line: line)
+      streamsStop(message(actorName: "the main actor"), file: file, line: line)
     }
     // Another actor: the runtime checks it and reports a failure in its own words ("Incorrect
     // actor executor assumption"). It has no such check before these OS versions, where only the

@@ -64,9 +64,9 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
 
   @inlinable
   func setUpstream(_ disposable: consuming any Disposable) {
-    if !SinkLifecycle.canSetUpstream(flagsAddress) {
-      fatalError("Streams internal error: upstream disposable set twice")
-    }
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "Streams internal error: upstream disposable set twice")
     upstreamSlot = consume disposable
     if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }

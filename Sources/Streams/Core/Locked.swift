@@ -53,7 +53,7 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
         #else
           let result = pthread_mutex_init(primitive, nil)
         #endif
-        if result != 0 { fatalError("Streams: pthread_mutex_init failed with \(result)") }
+        precondition(result == 0, "Streams: pthread_mutex_init failed with \(result)")
       #endif
     }
     return storage
@@ -94,13 +94,13 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
   static func lockFailed(_ result: Int32) -> Never {
     #if !canImport(Darwin)
       if result == EDEADLK {
-        fatalError(
+        preconditionFailure(
           "Streams: the lock guarding \(State.self) was re-entered on the thread that holds it: "
             + "code running under the lock (a deinit of a value released there, or a callback) "
             + "called back into its owner. In a release build this would hang.")
       }
     #endif
-    fatalError("Streams: pthread_mutex_lock failed with \(result)")
+    preconditionFailure("Streams: pthread_mutex_lock failed with \(result)")
   }
 
   @inlinable
@@ -110,7 +110,7 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
         os_unfair_lock_unlock(Self.primitive(words))
       #else
         let result = pthread_mutex_unlock(Self.primitive(words))
-        if result != 0 { fatalError("Streams: pthread_mutex_unlock failed with \(result)") }
+        precondition(result == 0, "Streams: pthread_mutex_unlock failed with \(result)")
       #endif
     }
   }

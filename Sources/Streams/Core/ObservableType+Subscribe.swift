@@ -293,14 +293,14 @@ extension ObservableType {
 /// Stops the program for an error that reached a binding.
 @usableFromInline
 func bindingError(_ error: any Error) -> Never {
-  fatalError(bindingErrorMessage(error))
+  streamsStop(bindingErrorMessage(error))
 }
 
 /// Stops the program for an error that reached the binding made at `file`:`line`, and reports
 /// it there.
 @usableFromInline
 func bindingError(_ error: any Error, boundAt file: StaticString, line: UInt) -> Never {
-  fatalError(
+  streamsStop(
     bindingErrorMessage(error) + " The binding was made at \(file):\(line).", file: file,
     line: line)
 }
@@ -379,9 +379,9 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
 
   @inlinable
   func setUpstream(_ disposable: consuming any Disposable) {
-    if !SinkLifecycle.canSetUpstream(flagsAddress) {
-      fatalError("Streams internal error: upstream disposable set twice")
-    }
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "Streams internal error: upstream disposable set twice")
     upstreamSlot = consume disposable
     if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }

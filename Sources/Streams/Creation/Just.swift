@@ -84,7 +84,7 @@ final class JustObservable<Element>: Observable<Element> {
     super.init(
       kind: "just", upstreams: [], file: file, line: line, disposableReleasesObserver: true,
       producer: { _ in
-        fatalError("Streams internal error: JustObservable subscribes through produce")
+        streamsStop("Streams internal error: JustObservable subscribes through produce")
       })
   }
 

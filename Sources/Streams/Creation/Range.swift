@@ -45,11 +45,11 @@ extension ObservableType where Element: FixedWidthInteger {
 
   @usableFromInline
   static func checkRange(start: Element, count: Element) {
-    if count < 0 { fatalError("Observable.range: count can't be negative (got \(count))") }
+    if count < 0 { streamsStop("Observable.range: count can't be negative (got \(count))") }
     if count > 0 {
       let (_, overflow) = start.addingReportingOverflow(count - 1)
       if overflow {
-        fatalError("Observable.range: start \(start) + count \(count) overflows \(Element.self)")
+        streamsStop("Observable.range: start \(start) + count \(count) overflows \(Element.self)")
       }
     }
   }

@@ -38,7 +38,7 @@ public final class RefCountDisposable: Cancelable {
   private func release() {
     let toDispose = state.withLock { state -> (any Disposable)? in
       guard state.disposable != nil else { return nil }
-      if state.count <= 0 { fatalError("RefCountDisposable released more often than retained") }
+      if state.count <= 0 { streamsStop("RefCountDisposable released more often than retained") }
       state.count -= 1
       guard state.primaryDisposed, state.count == 0 else { return nil }
       defer { state.disposable = nil }

@@ -45,11 +45,10 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   /// Sets the underlying disposable; if this was already disposed, disposes `disposable` at once.
   @inlinable
   public func setDisposable(_ disposable: any Disposable) {
-    if !SinkLifecycle.canSetUpstream(flagsAddress) {
-      fatalError(
-        "SingleAssignmentDisposable.setDisposable called twice: a single-assignment disposable "
-          + "takes exactly one disposable")
-    }
+    precondition(
+      SinkLifecycle.canSetUpstream(flagsAddress),
+      "SingleAssignmentDisposable.setDisposable called twice: a single-assignment disposable "
+        + "takes exactly one disposable")
     slot = disposable
     if SinkLifecycle.publishUpstream(flagsAddress) { slot.take()?.dispose() }
   }

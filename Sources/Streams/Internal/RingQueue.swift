@@ -125,9 +125,7 @@ extension RingQueue: RandomAccessCollection {
 
   @inlinable
   subscript(position: Int) -> Element {
-    if !(position >= 0 && position < count) {
-      fatalError("RingQueue: position \(position) out of range")
-    }
+    precondition(position >= 0 && position < count, "RingQueue: position \(position) out of range")
     var index = head &+ position
     if index >= slots.count { index &-= slots.count }
     return slots[index]!

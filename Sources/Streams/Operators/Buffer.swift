@@ -28,7 +28,7 @@ extension ObservableType where Element: Sendable {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<[Element]> {
     if count <= 0 {
-      fatalError("buffer(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+      streamsStop("buffer(timeSpan:count:scheduler:) needs a positive count, got \(count)")
     }
     let source = asObservable()
     return Observable(kind: "buffer", upstreams: [source.traceID], file: file, line: line) {

@@ -18,7 +18,7 @@ extension ObservableType {
   public func element(at index: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
   {
-    if index < 0 { fatalError("element(at:): index can't be negative (got \(index))") }
+    if index < 0 { streamsStop("element(at:): index can't be negative (got \(index))") }
     let source = asObservable()
     return Observable(kind: "element(at:)", upstreams: [source.traceID], file: file, line: line) {
       observer in

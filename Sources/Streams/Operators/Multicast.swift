@@ -188,7 +188,7 @@ extension ObservableType {
     -> ConnectableObservable<Element>
   {
     if bufferSize < 0 {
-      fatalError("replay(_:) needs a buffer size of 0 or more, got \(bufferSize)")
+      streamsStop("replay(_:) needs a buffer size of 0 or more, got \(bufferSize)")
     }
     return Multicaster(
       source: asObservable(),

@@ -48,7 +48,7 @@ extension ObservableType {
     -> Observable<Element>
   {
     if maxAttemptCount < 0 {
-      fatalError("retry(_:) needs a maxAttemptCount of zero or more, got \(maxAttemptCount)")
+      streamsStop("retry(_:) needs a maxAttemptCount of zero or more, got \(maxAttemptCount)")
     }
     let source = asObservable()
     return Observable(kind: "retry", upstreams: [source.traceID], file: file, line: line) {

@@ -106,7 +106,7 @@ struct SerialOutbox<Payload> {
   mutating func next() -> Event<Payload>? {
     switch state {
     case .idle:
-      fatalError("Streams: SerialOutbox.next() called while nobody holds the claim")
+      preconditionFailure("Streams: SerialOutbox.next() called while nobody holds the claim")
     case .closed:
       state = .closed(delivering: false)
       return nil

@@ -17,7 +17,7 @@ extension ObservableType {
   public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
   {
-    if count < 0 { fatalError("skip(_:): count can't be negative (got \(count))") }
+    if count < 0 { streamsStop("skip(_:): count can't be negative (got \(count))") }
     let source = asObservable()
     return Observable(kind: "skip", upstreams: [source.traceID], file: file, line: line) {
       observer in

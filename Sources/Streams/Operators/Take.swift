@@ -19,7 +19,7 @@ extension ObservableType {
   public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element>
   {
-    if count < 0 { fatalError("take(_:): count can't be negative (got \(count))") }
+    if count < 0 { streamsStop("take(_:): count can't be negative (got \(count))") }
     let source = asObservable()
     if count == 0 {
       return Observable(kind: "take", upstreams: [source.traceID], file: file, line: line) {

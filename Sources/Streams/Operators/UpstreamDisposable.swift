@@ -18,7 +18,7 @@ enum UpstreamDisposable {
     case .released:
       return disposable
     case .set:
-      fatalError("Streams internal error: upstream disposable stored twice")
+      preconditionFailure("Streams internal error: upstream disposable stored twice")
     }
   }
 

@@ -166,7 +166,7 @@ final class Trampoline {
     }
     let trampoline = Unmanaged.passRetained(Trampoline())
     let result = pthread_setspecific(trampolineKey, trampoline.toOpaque())
-    if result != 0 { fatalError("Streams: pthread_setspecific failed with \(result)") }
+    if result != 0 { streamsStop("Streams: pthread_setspecific failed with \(result)") }
     streams_trampoline_set(trampoline.toOpaque())
     return trampoline
   }
@@ -248,7 +248,7 @@ final class TracerBox: Sendable {
 private let trampolineKey: pthread_key_t = {
   var key = pthread_key_t()
   let result = pthread_key_create(&key, releaseTrampoline)
-  if result != 0 { fatalError("Streams: pthread_key_create failed with \(result)") }
+  if result != 0 { streamsStop("Streams: pthread_key_create failed with \(result)") }
   return key
 }()
 

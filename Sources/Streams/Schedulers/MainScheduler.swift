@@ -51,7 +51,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
   /// - Parameter errorMessage: The message to stop with; a default one names the misuse.
   public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
     if !MainQueueCheck.isMain {
-      fatalError(
+      streamsStop(
         errorMessage
           ?? "Executing on a background thread. Use `MainScheduler.instance.schedule` to schedule "
           + "work on the main thread.")

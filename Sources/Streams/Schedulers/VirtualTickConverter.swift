@@ -28,7 +28,7 @@ public struct VirtualTickConverter: VirtualTimeConverterType, Hashable {
   /// ```
   public init(resolution: Double = 1.0, file: StaticString = #fileID, line: UInt = #line) {
     if !(resolution > 0) {  // NaN too
-      fatalError(
+      streamsStop(
         "VirtualTimeScheduler needs a positive resolution (seconds per tick), got \(resolution)",
         file: file, line: line)
     }

@@ -172,7 +172,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   public func advanceTo(_ time: VirtualTime) {
     let current = clock
     if converter.compareVirtualTime(time, current) == .lessThan {
-      fatalError(
+      streamsStop(
         "VirtualTimeScheduler.advanceTo(\(time)) would move the clock back from \(current)")
     }
     run(until: bridge.erase(time))
@@ -191,7 +191,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
       state.withLock { $0.clock = instant }
     }
     if !moved {
-      fatalError("VirtualTimeScheduler.sleep(\(interval)) would move the clock back; sleep forward")
+      streamsStop(
+        "VirtualTimeScheduler.sleep(\(interval)) would move the clock back; sleep forward")
     }
   }
 
@@ -210,7 +211,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
       return false
     }
     if alreadyRunning {
-      fatalError("VirtualTimeScheduler is already running; it is not reentrant")
+      streamsStop("VirtualTimeScheduler is already running; it is not reentrant")
     }
     // What the last action returned is handed to its item in the same lock round trip that takes
     // the next item: one lock per action.
@@ -533,7 +534,7 @@ final class VirtualScheduledAction<StateType: Sendable>: VirtualScheduledItem, @
 
   func runOnce() -> any Disposable {
     guard let action, let state else {
-      fatalError("VirtualTimeScheduler internal error: an item ran twice")
+      streamsStop("VirtualTimeScheduler internal error: an item ran twice")
     }
     releaseAction()
     return action(state)
@@ -628,7 +629,7 @@ struct VirtualInstantBridge<Time: Sendable>: Sendable {
       erase = { VirtualInstant(value: 0, boxed: VirtualTimeBox($0)) }
       restore = { instant in
         guard let box = instant.boxed else {
-          fatalError("VirtualTimeScheduler internal error: an unboxed custom time")
+          streamsStop("VirtualTimeScheduler internal error: an unboxed custom time")
         }
         return unsafeDowncast(box, to: VirtualTimeBox<Time>.self).time
       }

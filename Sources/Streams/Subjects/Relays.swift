@@ -55,7 +55,7 @@ public final class BehaviorRelay<Element>: ObservableType {
   public var value: Element {
     // A relay never fails and is never disposed, so `value()` cannot throw here.
     do { return try subject.value() } catch {
-      fatalError("BehaviorRelay could not read its value: \(error)")
+      streamsStop("BehaviorRelay could not read its value: \(error)")
     }
   }
 
@@ -193,7 +193,7 @@ extension ObservableType {
       switch event {
       case .next(let element): accept(element)
       case .error(let error):
-        fatalError(
+        streamsStop(
           "Streams: binding error to a relay: \(error). A relay never fails; handle the error "
             + "before bind(to:) (catchAndReturn, catch).")
       case .completed: break

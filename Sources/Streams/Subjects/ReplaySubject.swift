@@ -28,7 +28,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @inlinable
   init(bufferSize: Int, file: StaticString, line: UInt, filePath: StaticString) {
     if bufferSize < 0 {
-      fatalError(
+      streamsStop(
         "ReplaySubject.create(bufferSize:) needs a buffer size of 0 or more, got \(bufferSize)")
     }
     let core = SubjectCore<Element>(policy: .buffer(bufferSize), name: "ReplaySubject")

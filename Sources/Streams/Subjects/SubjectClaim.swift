@@ -27,7 +27,7 @@ enum SubjectClaim {
       case SubjectClaim.delivering: self = .delivering
       case SubjectClaim.delivering | SubjectClaim.workQueued: self = .deliveringWithWork
       default:
-        fatalError("Streams: a subject's claim word \(word) has work with no holder")
+        preconditionFailure("Streams: a subject's claim word \(word) has work with no holder")
       }
     }
   }
@@ -90,9 +90,8 @@ extension SubjectCore {
   @inlinable
   func markWorkQueued() {
     let word = state.fetchOrWord(SubjectClaim.workQueued)
-    if word & SubjectClaim.delivering == 0 {
-      fatalError("Streams: work marked queued with nobody delivering")
-    }
+    precondition(
+      word & SubjectClaim.delivering != 0, "Streams: work marked queued with nobody delivering")
   }
 
   /// Under the lock, by the claim holder, with nothing queued: releases the claim (a subscriber
@@ -100,10 +99,9 @@ extension SubjectCore {
   @inlinable
   func releaseHolding() {
     let word = state.loadWord()
-    if word & SubjectClaim.stateMask != SubjectClaim.delivering {
-      fatalError(
-        "Streams: a subject's claim released by a thread that did not hold it, or with work queued")
-    }
+    precondition(
+      word & SubjectClaim.stateMask == SubjectClaim.delivering,
+      "Streams: a subject's claim released by a thread that did not hold it, or with work queued")
     state.storeWord(word & ~SubjectClaim.delivering)
   }
 
@@ -113,9 +111,9 @@ extension SubjectCore {
   @inlinable
   func settle(keeps: Bool, workLeft: Bool, removalsPending: Bool) {
     let word = state.loadWord()
-    if SubjectClaim.State(word: word) == .idle {
-      fatalError("Streams: a subject's queue taken by a thread that does not hold the claim")
-    }
+    precondition(
+      SubjectClaim.State(word: word) != .idle,
+      "Streams: a subject's queue taken by a thread that does not hold the claim")
     var next = word & ~(SubjectClaim.stateMask | SubjectClaim.removalsPending)
     if keeps { next |= SubjectClaim.delivering | (workLeft ? SubjectClaim.workQueued : 0) }
     if removalsPending { next |= SubjectClaim.removalsPending }

@@ -210,7 +210,7 @@ extension SubjectCore {
       if state.isDisposed { throw RxError.disposed(object: name) }
       if case .error(let error) = state.terminal { throw error }
       guard let value = state.buffer.last else {
-        fatalError("\(name) has no value: a BehaviorSubject always holds one")
+        streamsStop("\(name) has no value: a BehaviorSubject always holds one")
       }
       return value
     }
@@ -231,7 +231,7 @@ extension SubjectCore {
     while true {
       let (latest, version) = state.withLock { state -> (Element, Int) in
         guard let value = state.buffer.last else {
-          fatalError("\(name) has no value to update")
+          streamsStop("\(name) has no value to update")
         }
         return (value, state.version)
       }

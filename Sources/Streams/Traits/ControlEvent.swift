@@ -89,7 +89,7 @@ extension ControlEvent where PropertyType: Sendable {
 
 /// Stops the program for a control event or property whose sequence failed.
 func controlFailed(_ kind: String, _ error: any Error, file: StaticString, line: UInt) -> Never {
-  fatalError(
+  streamsStop(
     "Streams: a \(kind) failed with \(error). A \(kind) must never fail; handle the error in "
       + "the sequence it was made from.", file: file, line: line)
 }

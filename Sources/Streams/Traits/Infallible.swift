@@ -162,5 +162,5 @@ extension InfallibleType {
 /// Stops the program when an error reaches an `Infallible`: only possible if code outside
 /// Streams wraps a failing sequence in one, which the public API does not allow.
 func infallibleFailed(_ error: any Error) -> Never {
-  fatalError("Streams: an Infallible sequence failed with \(error)")
+  streamsStop("Streams: an Infallible sequence failed with \(error)")
 }

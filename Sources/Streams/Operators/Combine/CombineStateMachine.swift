@@ -243,7 +243,7 @@ struct PackReader<Values: RandomAccessCollection<Any>> where Values.Index == Int
   mutating func take<Value>(_ type: Value.Type) -> Value {
     defer { index += 1 }
     guard let value = values[index] as? Value else {
-      fatalError("Streams internal error: combined value \(index) has the wrong type")
+      preconditionFailure("Streams internal error: combined value \(index) has the wrong type")
     }
     return value
   }

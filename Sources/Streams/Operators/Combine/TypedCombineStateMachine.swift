@@ -36,7 +36,7 @@ struct TypedCombineStateMachine<Storage, Snapshot> {
     take: @escaping (inout Storage) -> (snapshot: Snapshot, filled: Int)
   ) {
     if !(count > 1 && count < Int.bitWidth) {
-      fatalError("Streams internal error: combining \(count) sources")
+      streamsStop("Streams internal error: combining \(count) sources")
     }
     self.storage = empty
     self.empty = empty

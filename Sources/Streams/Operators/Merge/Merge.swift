@@ -120,7 +120,7 @@ extension ObservableType where Element: ObservableConvertibleType {
   public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line)
     -> Observable<Element.Element>
   {
-    if maxConcurrent <= 0 { fatalError("merge(maxConcurrent:) needs maxConcurrent >= 1") }
+    if maxConcurrent <= 0 { streamsStop("merge(maxConcurrent:) needs maxConcurrent >= 1") }
     let source = asObservable()
     return Observable(kind: "merge", upstreams: [source.traceID], file: file, line: line) {
       observer in

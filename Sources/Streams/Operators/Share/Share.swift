@@ -69,7 +69,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     if replay < 0 {
-      fatalError("share(replay:scope:) needs a replay count of 0 or more, got \(replay)")
+      streamsStop("share(replay:scope:) needs a replay count of 0 or more, got \(replay)")
     }
     let source = asObservable()
     let shared = SharedSource(source: source, replay: replay, scope: scope)
@@ -169,7 +169,7 @@ final class SharedSource<Element>: @unchecked Sendable {
     switch action {
     case .replayTerminal:
       guard let sharedCore else {
-        fatalError("Streams internal error: share(.whileConnected) never terminates")
+        streamsStop("Streams internal error: share(.whileConnected) never terminates")
       }
       return sharedCore.subscribe(observer)
     case .join(let joined):

@@ -39,7 +39,7 @@ extension ObservableType where Element: Sendable {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Observable<Element>> {
     if count <= 0 {
-      fatalError("window(timeSpan:count:scheduler:) needs a positive count, got \(count)")
+      streamsStop("window(timeSpan:count:scheduler:) needs a positive count, got \(count)")
     }
     let source = asObservable()
     return Observable(kind: "window", upstreams: [source.traceID], file: file, line: line) {
