@@ -18,6 +18,9 @@ struct URLSessionRxTests {
   let session = URLSession(configuration: .ephemeral)
 
   init() throws {
+    // A machine with an HTTP proxy in its environment must not send loopback requests to it.
+    setenv("no_proxy", "127.0.0.1,localhost", 1)
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1)
     server = try LoopbackServer()
   }
 
