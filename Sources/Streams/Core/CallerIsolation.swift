@@ -32,6 +32,11 @@ struct CallerIsolation: Sendable {
   }
 
   /// `closure`, made to check the isolation before each call when there is one to check.
+  ///
+  /// The `guarding` overloads take the optional closures of the subscribe methods and hand `nil`
+  /// back as it is; the `checked` overloads take the closures of operators. They differ only in
+  /// the closure's shape. Nonisolated callers get their closure back as it was, so they pay
+  /// nothing per call.
   @inlinable
   func guarding<Argument>(_ closure: ((Argument) -> Void)?) -> ((Argument) -> Void)? {
     guard let closure, actor != nil else { return closure }
@@ -43,13 +48,13 @@ struct CallerIsolation: Sendable {
 
   /// `closure`, made to check the isolation before each call when there is one to check.
   @inlinable
-  func guarding<First, Second>(_ closure: ((First, Second) -> Void)?) -> (
-    (First, Second) -> Void
+  func guarding<First, Second, Result>(_ closure: ((First, Second) -> Result)?) -> (
+    (First, Second) -> Result
   )? {
     guard let closure, actor != nil else { return closure }
     return { first, second in
       self.check()
-      closure(first, second)
+      return closure(first, second)
     }
   }
 
@@ -60,6 +65,56 @@ struct CallerIsolation: Sendable {
     return {
       self.check()
       closure()
+    }
+  }
+
+  /// An operator's `closure`, made to check the isolation before each call when there is one to
+  /// check.
+  @inlinable
+  func checked<Result>(_ closure: @escaping () throws -> Result) -> () throws -> Result {
+    guard actor != nil else { return closure }
+    return {
+      self.check()
+      return try closure()
+    }
+  }
+
+  /// An operator's `closure`, made to check the isolation before each call when there is one to
+  /// check.
+  @inlinable
+  func checked<Argument, Result>(
+    _ closure: @escaping (Argument) throws -> Result
+  ) -> (Argument) throws -> Result {
+    guard actor != nil else { return closure }
+    return { argument in
+      self.check()
+      return try closure(argument)
+    }
+  }
+
+  /// An operator's `closure`, made to check the isolation before each call when there is one to
+  /// check.
+  @inlinable
+  func checked<First, Second, Result>(
+    _ closure: @escaping (First, Second) throws -> Result
+  ) -> (First, Second) throws -> Result {
+    guard actor != nil else { return closure }
+    return { first, second in
+      self.check()
+      return try closure(first, second)
+    }
+  }
+
+  /// An operator's `closure`, made to check the isolation before each call when there is one to
+  /// check.
+  @inlinable
+  func checked<State, Argument>(
+    _ closure: @escaping (inout State, Argument) throws -> Void
+  ) -> (inout State, Argument) throws -> Void {
+    guard actor != nil else { return closure }
+    return { state, argument in
+      self.check()
+      try closure(&state, argument)
     }
   }
 

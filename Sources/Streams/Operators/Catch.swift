@@ -21,13 +21,18 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - handler: Returns the sequence to continue with after an error.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source's elements, then, after an error, those of the handler's sequence.
   public func `catch`(
     _ handler: @escaping (any Error) throws -> Observable<Element>,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "catch", file: file, line: line)
+    let handler = caller.checked(handler)
     let source = asObservable()
     return Observable(kind: "catch", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -136,13 +141,14 @@ extension ObservableType {
 }
 
 extension ObservableType {
-  /// RxSwift 5's name for ``catch(_:file:line:)``.
+  /// RxSwift 5's name for ``catch(_:isolation:file:line:)``.
   @available(*, deprecated, renamed: "catch(_:)")
   public func catchError(
     _ handler: @escaping (any Error) throws -> Observable<Element>,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    self.catch(handler, file: file, line: line)
+    self.catch(handler, isolation: isolation, file: file, line: line)
   }
 
   /// RxSwift 5's name for ``catchAndReturn(_:file:line:)``.

@@ -11,14 +11,19 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - transform: Called once per element; returning `nil` drops the element.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the non-`nil` results of `transform`.
   @inlinable
   public func compactMap<Result>(
     _ transform: @escaping (Element) throws -> Result?,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
-    stage(CompactMapStep(transform), kind: "compactMap", file: file, line: line)
+    let caller = CallerIsolation(isolation, api: "compactMap", file: file, line: line)
+    let transform = caller.checked(transform)
+    return stage(CompactMapStep(transform), kind: "compactMap", file: file, line: line)
   }
 }

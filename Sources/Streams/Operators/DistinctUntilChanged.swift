@@ -33,15 +33,20 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - keySelector: Returns the key an element is compared by.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements of equal key.
   @inlinable
   public func distinctUntilChanged<Key: Equatable>(
     _ keySelector: @escaping (Element) throws -> Key,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    distinctUntilChanged(
+    let caller = CallerIsolation(isolation, api: "distinctUntilChanged", file: file, line: line)
+    let keySelector = caller.checked(keySelector)
+    return distinctUntilChanged(
       kind: "distinctUntilChanged", keySelector, comparer: ==, file: file, line: line)
   }
 
@@ -60,15 +65,20 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - comparer: Returns `true` when two elements count as equal.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements that `comparer` finds equal.
   @inlinable
   public func distinctUntilChanged(
     _ comparer: @escaping (Element, Element) throws -> Bool,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    distinctUntilChanged(
+    let caller = CallerIsolation(isolation, api: "distinctUntilChanged", file: file, line: line)
+    let comparer = caller.checked(comparer)
+    return distinctUntilChanged(
       kind: "distinctUntilChanged", { $0 }, comparer: comparer, file: file, line: line)
   }
 
@@ -89,6 +99,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - keySelector: Returns the key an element is compared by.
   ///   - comparer: Returns `true` when two keys count as equal.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source without consecutive elements of equal key.
@@ -96,9 +108,13 @@ extension ObservableType {
   public func distinctUntilChanged<Key>(
     _ keySelector: @escaping (Element) throws -> Key,
     comparer: @escaping (Key, Key) throws -> Bool,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    distinctUntilChanged(
+    let caller = CallerIsolation(isolation, api: "distinctUntilChanged", file: file, line: line)
+    let keySelector = caller.checked(keySelector)
+    let comparer = caller.checked(comparer)
+    return distinctUntilChanged(
       kind: "distinctUntilChanged", keySelector, comparer: comparer, file: file, line: line)
   }
 

@@ -38,6 +38,8 @@ extension ObservableType {
   ///   - onSubscribe: Runs before subscribing to the source.
   ///   - onSubscribed: Runs after subscribing to the source.
   ///   - onDispose: Runs after the subscription to the source was disposed, for any reason.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: The source with the side effects attached.
@@ -52,8 +54,19 @@ extension ObservableType {
     onSubscribe: (() -> Void)? = nil,
     onSubscribed: (() -> Void)? = nil,
     onDispose: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "do", file: file, line: line)
+    let onNext = onNext.map { caller.checked($0) }
+    let afterNext = afterNext.map { caller.checked($0) }
+    let onError = onError.map { caller.checked($0) }
+    let afterError = afterError.map { caller.checked($0) }
+    let onCompleted = onCompleted.map { caller.checked($0) }
+    let afterCompleted = afterCompleted.map { caller.checked($0) }
+    let onSubscribe = caller.guarding(onSubscribe)
+    let onSubscribed = caller.guarding(onSubscribed)
+    let onDispose = caller.guarding(onDispose)
     let source = asObservable()
     return Observable(kind: "do", upstreams: [source.traceID], file: file, line: line) {
       observer in

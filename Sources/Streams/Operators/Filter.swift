@@ -11,8 +11,11 @@ extension ObservableType {
   @inlinable
   public func filter(
     _ predicate: @escaping (Element) throws -> Bool,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    stage(FilterStep(predicate), kind: "filter", file: file, line: line)
+    let caller = CallerIsolation(isolation, api: "filter", file: file, line: line)
+    let predicate = caller.checked(predicate)
+    return stage(FilterStep(predicate), kind: "filter", file: file, line: line)
   }
 }

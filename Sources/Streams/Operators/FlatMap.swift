@@ -23,13 +23,18 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func flatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
+    let caller = CallerIsolation(isolation, api: "flatMap", file: file, line: line)
+    let selector = caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "flatMap", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -59,13 +64,18 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func flatMapFirst<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
+    let caller = CallerIsolation(isolation, api: "flatMapFirst", file: file, line: line)
+    let selector = caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "flatMapFirst", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -96,13 +106,18 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func concatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
+    let caller = CallerIsolation(isolation, api: "concatMap", file: file, line: line)
+    let selector = caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "concatMap", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -132,13 +147,18 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - selector: Maps an element to the sequence whose elements are forwarded.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func flatMapLatest<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
+    let caller = CallerIsolation(isolation, api: "flatMapLatest", file: file, line: line)
+    let selector = caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "flatMapLatest", upstreams: [source.traceID], file: file, line: line) {
       observer in

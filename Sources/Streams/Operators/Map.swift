@@ -11,13 +11,18 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - transform: Called once per element.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func map<Result>(
     _ transform: @escaping (Element) throws -> Result,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
-    stage(MapStep(transform), kind: "map", file: file, line: line)
+    let caller = CallerIsolation(isolation, api: "map", file: file, line: line)
+    let transform = caller.checked(transform)
+    return stage(MapStep(transform), kind: "map", file: file, line: line)
   }
 }

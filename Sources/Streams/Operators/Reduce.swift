@@ -17,6 +17,8 @@ extension ObservableType {
   ///   - seed: The initial accumulated value of each subscription.
   ///   - accumulator: Returns the new accumulated value from the previous one and an element.
   ///   - mapResult: Turns the final accumulated value into the result.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of a single result.
@@ -25,8 +27,12 @@ extension ObservableType {
     _ seed: Accumulate,
     accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
     mapResult: @escaping (Accumulate) throws -> Result,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
+    let caller = CallerIsolation(isolation, api: "reduce", file: file, line: line)
+    let accumulator = caller.checked(accumulator)
+    let mapResult = caller.checked(mapResult)
     let source = asObservable()
     return Observable(kind: "reduce", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -74,6 +80,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - seed: The initial accumulated value of each subscription.
   ///   - accumulator: Returns the new accumulated value from the previous one and an element.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of a single result.
@@ -81,9 +89,14 @@ extension ObservableType {
   public func reduce<Accumulate>(
     _ seed: Accumulate,
     accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Accumulate> {
-    reduce(seed, accumulator: accumulator, mapResult: { $0 }, file: file, line: line)
+    // Only the caller's closure is checked; `mapResult` here is the library's own.
+    let caller = CallerIsolation(isolation, api: "reduce", file: file, line: line)
+    return reduce(
+      seed, accumulator: caller.checked(accumulator), mapResult: { $0 }, isolation: nil,
+      file: file, line: line)
   }
 }
 

@@ -16,6 +16,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - seed: The initial state of each subscription.
   ///   - accumulator: Called once per element with the state to update.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the successive states.
@@ -23,8 +25,11 @@ extension ObservableType {
   public func scan<State>(
     into seed: State,
     accumulator: @escaping (inout State, Element) throws -> Void,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<State> {
+    let caller = CallerIsolation(isolation, api: "scan", file: file, line: line)
+    let accumulator = caller.checked(accumulator)
     let source = asObservable()
     return Observable(kind: "scan", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -65,6 +70,8 @@ extension ObservableType {
   /// - Parameters:
   ///   - seed: The initial state of each subscription.
   ///   - accumulator: Returns the new state from the previous state and an element.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the successive states.
@@ -72,11 +79,12 @@ extension ObservableType {
   public func scan<State>(
     _ seed: State,
     accumulator: @escaping (State, Element) throws -> State,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<State> {
     scan(
       into: seed,
       accumulator: { state, element in state = try accumulator(state, element) },
-      file: file, line: line)
+      isolation: isolation, file: file, line: line)
   }
 }

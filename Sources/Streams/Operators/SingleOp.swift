@@ -28,14 +28,19 @@ extension ObservableType {
   /// disposes the source.
   ///
   /// - Parameters:
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   ///   - predicate: Selects the elements that count.
   public func single(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) throws -> Bool
   ) -> Observable<Element> {
-    singleMatching(kind: "single", file: file, line: line, predicate)
+    let caller = CallerIsolation(isolation, api: "single", file: file, line: line)
+    let predicate = caller.checked(predicate)
+    return singleMatching(kind: "single", file: file, line: line, predicate)
   }
 
   private func singleMatching(

@@ -50,8 +50,11 @@ extension ObservableType {
   @inlinable
   public func skip(
     while predicate: @escaping (Element) throws -> Bool,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "skip(while:)", file: file, line: line)
+    let predicate = caller.checked(predicate)
     let source = asObservable()
     return Observable(kind: "skip(while:)", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -194,10 +197,12 @@ extension ObservableType {
     }
   }
 
-  /// Renamed ``skip(while:file:line:)``.
+  /// Renamed ``skip(while:isolation:file:line:)``.
   @available(*, deprecated, renamed: "skip(while:)")
-  public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-    skip(while: predicate)
+  public func skipWhile(
+    _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+  ) -> Observable<Element> {
+    skip(while: predicate, isolation: isolation)
   }
 
   /// Renamed ``skip(until:file:line:)``.

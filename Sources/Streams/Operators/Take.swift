@@ -63,14 +63,19 @@ extension ObservableType {
   /// - Parameters:
   ///   - predicate: Called for each element until it returns `false`.
   ///   - behavior: Whether the first element that fails `predicate` is emitted.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func take(
     while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    takeUntilPredicate(kind: "take(while:)", behavior: behavior, file: file, line: line) {
+    let caller = CallerIsolation(isolation, api: "take(while:)", file: file, line: line)
+    let predicate = caller.checked(predicate)
+    return takeUntilPredicate(kind: "take(while:)", behavior: behavior, file: file, line: line) {
       try !predicate($0)
     }
   }
@@ -90,14 +95,19 @@ extension ObservableType {
   /// - Parameters:
   ///   - predicate: Called for each element until it returns `true`.
   ///   - behavior: Whether the element that satisfies `predicate` is emitted.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public func take(
     until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
-    takeUntilPredicate(kind: "take(until:)", behavior: behavior, file: file, line: line, predicate)
+    let caller = CallerIsolation(isolation, api: "take(until:)", file: file, line: line)
+    let predicate = caller.checked(predicate)
+    return takeUntilPredicate(kind: "take(until:)", behavior: behavior, file: file, line: line, predicate)
   }
 
   @inlinable
@@ -192,10 +202,12 @@ extension ObservableType {
     }
   }
 
-  /// Renamed ``take(while:behavior:file:line:)``.
+  /// Renamed ``take(while:behavior:isolation:file:line:)``.
   @available(*, deprecated, renamed: "take(while:)")
-  public func takeWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-    take(while: predicate)
+  public func takeWhile(
+    _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+  ) -> Observable<Element> {
+    take(while: predicate, isolation: isolation)
   }
 
   /// Renamed ``take(until:file:line:)``.
@@ -204,12 +216,13 @@ extension ObservableType {
     take(until: other)
   }
 
-  /// Renamed ``take(until:behavior:file:line:)``.
+  /// Renamed ``take(until:behavior:isolation:file:line:)``.
   @available(*, deprecated, renamed: "take(until:behavior:)")
   public func takeUntil(
-    _ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool
+    _ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool,
+    isolation: (any Actor)? = #isolation
   ) -> Observable<Element> {
-    take(until: predicate, behavior: behavior)
+    take(until: predicate, behavior: behavior, isolation: isolation)
   }
 }
 

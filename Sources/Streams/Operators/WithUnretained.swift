@@ -18,14 +18,19 @@ extension ObservableType {
   /// - Parameters:
   ///   - object: The object to pass along; not retained.
   ///   - resultSelector: Combines the object and an element.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   /// - Returns: An observable of the combined values.
   public func withUnretained<Object: AnyObject, Result>(
     _ object: Object,
     resultSelector: @escaping (Object, Element) -> Result,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
+    let resultSelector = CallerIsolation(isolation, api: "withUnretained", file: file, line: line)
+      .guarding(resultSelector)!
     let source = asObservable()
     return Observable(
       kind: "withUnretained", upstreams: [source.traceID], file: file, line: line

@@ -232,13 +232,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     onSubscribe: (() -> Void)? = nil,
     onSubscribed: (() -> Void)? = nil,
     onDispose: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Completable {
     Completable(
       raw: primitiveSequence.source.do(
         onError: onError, afterError: afterError, onCompleted: onCompleted,
         afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed,
-        onDispose: onDispose, file: file, line: line))
+        onDispose: onDispose, isolation: isolation, file: file, line: line))
   }
 
   /// Runs `second` after this `Completable` completes.

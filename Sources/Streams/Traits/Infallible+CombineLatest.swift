@@ -9,7 +9,7 @@ extension Infallible {
   /// // title:     ---A---B--   (A = "a x", B = "b x")
   /// ```
   ///
-  /// The behaviour of ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``: the sources
+  /// The behaviour of ``ObservableType/combineLatest(_:_:resultSelector:isolation:file:line:)``: the sources
   /// are subscribed in order; completes when every source completed, or when one emits while every
   /// other has completed and one of them never emitted; never fails. Disposal disposes every
   /// source.
@@ -18,16 +18,17 @@ extension Infallible {
   public static func combineLatest<Source1: InfallibleType, Source2: InfallibleType>(
     _ source1: Source1, _ source2: Source2,
     resultSelector: @escaping (Source1.Element, Source2.Element) -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
       Observable.combineLatest(
         source1.asObservable(), source2.asObservable(), resultSelector: resultSelector,
-        file: file, line: line))
+        isolation: isolation, file: file, line: line))
   }
 
   /// Combines the latest elements of three sources with `resultSelector`; see
-  /// ``combineLatest(_:_:resultSelector:file:line:)``.
+  /// ``combineLatest(_:_:resultSelector:isolation:file:line:)``.
   ///
   /// ```swift
   /// let summary = Infallible.combineLatest(name, age, city) { "\($0), \($1), \($2)" }
@@ -37,16 +38,17 @@ extension Infallible {
   >(
     _ source1: Source1, _ source2: Source2, _ source3: Source3,
     resultSelector: @escaping (Source1.Element, Source2.Element, Source3.Element) -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
       Observable.combineLatest(
         source1.asObservable(), source2.asObservable(), source3.asObservable(),
-        resultSelector: resultSelector, file: file, line: line))
+        resultSelector: resultSelector, isolation: isolation, file: file, line: line))
   }
 
   /// Combines the latest elements of four or more sources (RxSwift has overloads up to eight)
-  /// with `resultSelector`; see ``combineLatest(_:_:resultSelector:file:line:)``.
+  /// with `resultSelector`; see ``combineLatest(_:_:resultSelector:isolation:file:line:)``.
   ///
   /// ```swift
   /// let form = Infallible.combineLatest(name, email, age, terms) { $0 && $1 && $2 && $3 }
@@ -57,12 +59,13 @@ extension Infallible {
     _ source1: Source1, _ source2: Source2, _ sources: repeat each Source,
     resultSelector:
       @escaping (Source1.Element, Source2.Element, repeat (each Source).Element) -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
       Observable.combineLatest(
         source1.asObservable(), source2.asObservable(), repeat (each sources).asObservable(),
-        resultSelector: resultSelector, file: file, line: line))
+        resultSelector: resultSelector, isolation: isolation, file: file, line: line))
   }
 }
 
@@ -74,16 +77,17 @@ extension InfallibleType {
   /// let total = Infallible.combineLatest(prices) { $0.reduce(0, +) }
   /// ```
   ///
-  /// Behaves as ``ObservableType/combineLatest(_:resultSelector:file:line:)`` over the same
+  /// Behaves as ``ObservableType/combineLatest(_:resultSelector:isolation:file:line:)`` over the same
   /// collection; never fails. Disposal disposes every source.
   public static func combineLatest<Sources: Collection>(
     _ collection: Sources,
     resultSelector: @escaping ([Sources.Element.Element]) -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> where Sources.Element: InfallibleType {
     Infallible(
       Observable.combineLatest(
-        collection.map { $0.asObservable() }, resultSelector: resultSelector, file: file,
+        collection.map { $0.asObservable() }, resultSelector: resultSelector, isolation: isolation, file: file,
         line: line))
   }
 
@@ -120,7 +124,7 @@ extension Infallible where Element == Any {
   /// // Prints "(1, "x")"
   /// ```
   ///
-  /// Completes as ``Infallible/combineLatest(_:_:resultSelector:file:line:)``; never fails.
+  /// Completes as ``Infallible/combineLatest(_:_:resultSelector:isolation:file:line:)``; never fails.
   /// Disposal disposes both sources.
   public static func combineLatest<Source1: InfallibleType, Source2: InfallibleType>(
     _ source1: Source1, _ source2: Source2, file: StaticString = #fileID, line: UInt = #line

@@ -104,10 +104,11 @@ extension InfallibleType {
   ///
   /// Completes when the source does. Disposal disposes the source.
   public func map<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result
   ) -> Infallible<Result> {
-    Infallible<Result>(asObservable().map(transform, file: file, line: line))
+    Infallible<Result>(asObservable().map(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Emits only the elements that satisfy `predicate`.
@@ -119,10 +120,11 @@ extension InfallibleType {
   ///
   /// Completes when the source does. Disposal disposes the source.
   public func filter(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) -> Bool
   ) -> Infallible<Element> {
-    Infallible(asObservable().filter(predicate, file: file, line: line))
+    Infallible(asObservable().filter(predicate, isolation: isolation, file: file, line: line))
   }
 
   /// Transforms each element and drops the `nil` results.
@@ -134,10 +136,11 @@ extension InfallibleType {
   ///
   /// Completes when the source does. Disposal disposes the source.
   public func compactMap<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result?
   ) -> Infallible<Result> {
-    Infallible<Result>(asObservable().compactMap(transform, file: file, line: line))
+    Infallible<Result>(asObservable().compactMap(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Subscribes to the `Infallible` `selector` returns for each element and merges them.
@@ -149,11 +152,12 @@ extension InfallibleType {
   ///
   /// Completes when the source and every inner sequence have completed. Disposal disposes all.
   public func flatMap<Source: InfallibleType>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) -> Source
   ) -> Infallible<Source.Element> {
     Infallible<Source.Element>(
-      asObservable().flatMap(selector, file: file, line: line))
+      asObservable().flatMap(selector, isolation: isolation, file: file, line: line))
   }
 
   /// Subscribes to the `Infallible` `selector` returns for each element, disposing the previous
@@ -167,11 +171,12 @@ extension InfallibleType {
   /// Completes when the source and the latest inner sequence have completed. Disposal disposes
   /// both.
   public func flatMapLatest<Source: InfallibleType>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) -> Source
   ) -> Infallible<Source.Element> {
     Infallible<Source.Element>(
-      asObservable().flatMapLatest(selector, file: file, line: line))
+      asObservable().flatMapLatest(selector, isolation: isolation, file: file, line: line))
   }
 
   /// Drops elements equal, according to `comparer`, to the previous element emitted.
@@ -183,11 +188,12 @@ extension InfallibleType {
   ///
   /// Completes when the source does. Disposal disposes the source.
   public func distinctUntilChanged(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ comparer: @escaping (Element, Element) -> Bool
   ) -> Infallible<Element> {
     Infallible(
-      asObservable().distinctUntilChanged(comparer, file: file, line: line))
+      asObservable().distinctUntilChanged(comparer, isolation: isolation, file: file, line: line))
   }
 
   /// Drops elements whose key equals the key of the previous element emitted.
@@ -200,11 +206,12 @@ extension InfallibleType {
   ///
   /// Completes when the source does. Disposal disposes the source.
   public func distinctUntilChanged<Key: Equatable>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ keySelector: @escaping (Element) -> Key
   ) -> Infallible<Element> {
     Infallible(
-      asObservable().distinctUntilChanged(keySelector, file: file, line: line))
+      asObservable().distinctUntilChanged(keySelector, isolation: isolation, file: file, line: line))
   }
 }
 

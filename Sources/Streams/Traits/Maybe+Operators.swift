@@ -9,10 +9,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// Succeeds, completes and fails as the source does; a throw from `transform` fails the result.
   /// Disposal disposes the source.
   public func map<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) throws -> Result
   ) -> Maybe<Result> {
-    Maybe(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    Maybe(raw: primitiveSequence.source.map(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Transforms the element, completing empty when `transform` returns `nil`.
@@ -24,11 +25,12 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   ///
   /// Fails as the source does or when `transform` throws. Disposal disposes the source.
   public func compactMap<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) throws -> Result?
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
+      raw: primitiveSequence.source.compactMap(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Keeps the element only if it satisfies `predicate`, completing empty otherwise.
@@ -40,10 +42,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   ///
   /// Fails as the source does or when `predicate` throws. Disposal disposes the source.
   public func filter(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) throws -> Bool
   ) -> Maybe<Element> {
-    Maybe(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
+    Maybe(raw: primitiveSequence.source.filter(predicate, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the `Maybe` that `selector` returns for the element.
@@ -56,11 +59,12 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// does. Fails when the source or the inner `Maybe` fails or `selector` throws. The source's
   /// subscription is disposed when it completes; disposal disposes whichever is running.
   public func flatMap<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) throws -> Maybe<Result>
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// A ``Single`` that succeeds with `default` when this `Maybe` completes empty.
@@ -127,13 +131,14 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     onSubscribe: (() -> Void)? = nil,
     onSubscribed: (() -> Void)? = nil,
     onDispose: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Maybe<Element> {
     Maybe(
       raw: primitiveSequence.source.do(
         onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
         onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
-        onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
+        onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation, file: file, line: line))
   }
 
   /// Succeeds with `element` instead of failing.

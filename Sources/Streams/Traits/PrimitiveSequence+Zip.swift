@@ -12,13 +12,14 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// disposed when it terminates; disposal disposes all.
   public static func zip<E1, E2, each E>(
     _ source1: Single<E1>, _ source2: Single<E2>, _ sources: repeat Single<each E>,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     resultSelector: @escaping (E1, E2, repeat each E) throws -> Element
   ) -> Single<Element> {
     Single(
       raw: Observable.zip(
         source1.source, source2.source, repeat (each sources).source,
-        resultSelector: resultSelector, file: file, line: line))
+        resultSelector: resultSelector, isolation: isolation, file: file, line: line))
   }
 
   /// Succeeds with an array of the elements of the `Single`s in `collection`, which are
@@ -45,9 +46,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   ///
   /// A throw from `resultSelector` fails the result.
   public static func zip<C: Collection, Result>(
-    _ collection: C, file: StaticString = #fileID, line: UInt = #line,
+    _ collection: C, isolation: (any Actor)? = #isolation,
+    file: StaticString = #fileID, line: UInt = #line,
     resultSelector: @escaping ([Element]) throws -> Result
   ) -> Single<Result> where C.Element == Single<Element> {
+    let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
+    let resultSelector = caller.checked(resultSelector)
     // As in RxSwift: core `zip` of no sources completes without an element, so an empty
     // collection is handled here.
     guard !collection.isEmpty else {
@@ -69,7 +73,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element == Any {
   /// ```
   ///
   /// Takes two or more sources; completes, fails and disposes as
-  /// ``zip(_:_:_:file:line:resultSelector:)->Single<Self.Element>``.
+  /// ``zip(_:_:_:isolation:file:line:resultSelector:)->Single<Self.Element>``.
   public static func zip<E1, E2, each E>(
     _ source1: Single<E1>, _ source2: Single<E2>, _ sources: repeat Single<each E>,
     file: StaticString = #fileID, line: UInt = #line
@@ -93,12 +97,14 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// Disposal disposes all.
   public static func zip<E1, E2, each E>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ sources: repeat Maybe<each E>,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     resultSelector: @escaping (E1, E2, repeat each E) throws -> Element
   ) -> Maybe<Element> {
     Maybe(
       raw: ZipArity.zip(
         source1.source, source2.source, repeat (each sources).source, file: file, line: line,
+        caller: CallerIsolation(isolation, api: "zip", file: file, line: line),
         resultSelector: resultSelector))
   }
 
@@ -128,7 +134,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
   ) -> Maybe<(E1, E2, repeat each E)> {
     Maybe(
       raw: ZipArity.zip(
-        source1.source, source2.source, repeat (each sources).source, file: file, line: line
+        source1.source, source2.source, repeat (each sources).source, file: file, line: line,
+        caller: CallerIsolation(nil, api: "zip", file: file, line: line)
       ) { (first: E1, second: E2, rest: repeat each E) in (first, second, repeat each rest) })
   }
 }
@@ -137,7 +144,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
 private enum ZipArity {
   static func zip<E1, E2, each E, Result>(
     _ source1: Observable<E1>, _ source2: Observable<E2>, _ sources: repeat Observable<each E>,
-    file: StaticString, line: UInt,
+    file: StaticString, line: UInt, caller: CallerIsolation,
     resultSelector: @escaping (E1, E2, repeat each E) throws -> Result
   ) -> Observable<Result> {
     var subscribers = [TraitZip.erase(source1), TraitZip.erase(source2)]
@@ -146,11 +153,13 @@ private enum ZipArity {
       subscribers.append(TraitZip.erase(source))
       upstreams.append(source.traceID)
     }
-    return TraitZip.zip(subscribers, upstreams: upstreams, file: file, line: line) { values in
-      var reader = PackReader(values)
-      return try resultSelector(
-        reader.take(E1.self), reader.take(E2.self), repeat reader.take((each E).self))
-    }
+    return TraitZip.zip(
+      subscribers, upstreams: upstreams, file: file, line: line,
+      resultSelector: caller.checked { values in
+        var reader = PackReader(values)
+        return try resultSelector(
+          reader.take(E1.self), reader.take(E2.self), repeat reader.take((each E).self))
+      })
   }
 
   static func zip<Element, Result>(

@@ -80,19 +80,21 @@ extension PrimitiveSequence {
   /// sequence fails. The source's subscription is disposed right after the handler's sequence is
   /// subscribed; disposal disposes whichever is running.
   public func `catch`(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping (any Error) throws -> PrimitiveSequence<Trait, Element>
   ) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(
-      raw: source.catch({ try handler($0).source }, file: file, line: line))
+      raw: source.catch({ try handler($0).source }, isolation: isolation, file: file, line: line))
   }
 
-  /// RxSwift 5's name for ``catch(file:line:_:)``.
+  /// RxSwift 5's name for ``catch(isolation:file:line:_:)``.
   @available(*, deprecated, renamed: "catch(_:)")
   public func catchError(
-    _ handler: @escaping (any Error) throws -> PrimitiveSequence<Trait, Element>
+    _ handler: @escaping (any Error) throws -> PrimitiveSequence<Trait, Element>,
+    isolation: (any Actor)? = #isolation
   ) -> PrimitiveSequence<Trait, Element> {
-    self.catch(handler)
+    self.catch(isolation: isolation, handler)
   }
 
   /// Subscribes again after a failure, up to `maxAttemptCount` subscriptions in all.

@@ -9,10 +9,11 @@ extension SharedSequenceConvertibleType {
   /// The result is shared with the same strategy (a `Driver` stays a `Driver`). Completes when the
   /// source does.
   public func map<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result
   ) -> SharedSequence<SharingStrategy, Result> {
-    SharedSequence(asObservable().map(transform, file: file, line: line))
+    SharedSequence(asObservable().map(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Emits only the elements that satisfy `predicate`.
@@ -23,10 +24,11 @@ extension SharedSequenceConvertibleType {
   ///
   /// Completes when the source does.
   public func filter(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) -> Bool
   ) -> SharedSequence<SharingStrategy, Element> {
-    SharedSequence(asObservable().filter(predicate, file: file, line: line))
+    SharedSequence(asObservable().filter(predicate, isolation: isolation, file: file, line: line))
   }
 
   /// Transforms each element and drops the `nil` results.
@@ -37,10 +39,11 @@ extension SharedSequenceConvertibleType {
   ///
   /// Completes when the source does.
   public func compactMap<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result?
   ) -> SharedSequence<SharingStrategy, Result> {
-    SharedSequence(asObservable().compactMap(transform, file: file, line: line))
+    SharedSequence(asObservable().compactMap(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Drops elements equal, according to `comparer`, to the previous element emitted.
@@ -51,11 +54,12 @@ extension SharedSequenceConvertibleType {
   ///
   /// Completes when the source does.
   public func distinctUntilChanged(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ comparer: @escaping (Element, Element) -> Bool
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      asObservable().distinctUntilChanged(comparer, file: file, line: line))
+      asObservable().distinctUntilChanged(comparer, isolation: isolation, file: file, line: line))
   }
 
   /// Drops elements whose key equals the key of the previous element emitted.
@@ -66,11 +70,12 @@ extension SharedSequenceConvertibleType {
   ///
   /// Completes when the source does.
   public func distinctUntilChanged<Key: Equatable>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ keySelector: @escaping (Element) -> Key
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      asObservable().distinctUntilChanged(keySelector, file: file, line: line))
+      asObservable().distinctUntilChanged(keySelector, isolation: isolation, file: file, line: line))
   }
 
   /// Subscribes to the shared sequence `selector` returns for each element, disposing the
@@ -84,11 +89,12 @@ extension SharedSequenceConvertibleType {
   /// Completes when the source and the latest inner sequence have completed. The result is
   /// shared with the inner sequences' strategy, as in RxCocoa.
   public func flatMapLatest<Sharing: SharingStrategyProtocol, Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
   ) -> SharedSequence<Sharing, Result> {
     SharedSequence(
-      asObservable().flatMapLatest(selector, file: file, line: line))
+      asObservable().flatMapLatest(selector, isolation: isolation, file: file, line: line))
   }
 }
 

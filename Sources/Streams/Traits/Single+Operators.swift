@@ -9,10 +9,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// Succeeds and fails as the source does; a throw from `transform` fails the result. Disposal
   /// disposes the source.
   public func map<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) throws -> Result
   ) -> Single<Result> {
-    Single(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    Single(raw: primitiveSequence.source.map(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Transforms the element, completing empty when `transform` returns `nil`.
@@ -25,11 +26,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// The result is a ``Maybe``: it succeeds with a non-`nil` result, completes for `nil`, fails
   /// as the source does or when `transform` throws. Disposal disposes the source.
   public func compactMap<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) throws -> Result?
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
+      raw: primitiveSequence.source.compactMap(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Keeps the element only if it satisfies `predicate`.
@@ -42,10 +44,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// The result is a ``Maybe``: it succeeds when `predicate` holds, completes empty otherwise,
   /// fails as the source does or when `predicate` throws. Disposal disposes the source.
   public func filter(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) throws -> Bool
   ) -> Maybe<Element> {
-    Maybe(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
+    Maybe(raw: primitiveSequence.source.filter(predicate, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the `Single` that `selector` returns for the element.
@@ -59,11 +62,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// `selector` throws. The source's subscription is disposed when it completes; disposal
   /// disposes whichever is running.
   public func flatMap<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) throws -> Single<Result>
   ) -> Single<Result> {
     Single(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the ``Maybe`` that `selector` returns for the element.
@@ -73,13 +77,14 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// ```
   ///
   /// Succeeds or completes empty as the inner `Maybe` does; fails as
-  /// ``flatMap(file:line:_:)->Single<Result>``.
+  /// ``flatMap(isolation:file:line:_:)->Single<Result>``.
   public func flatMapMaybe<Result>(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) throws -> Maybe<Result>
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the ``Completable`` that `selector` returns for the element.
@@ -89,13 +94,14 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   /// ```
   ///
   /// Completes when the inner `Completable` does; fails as
-  /// ``flatMap(file:line:_:)->Single<Result>``.
+  /// ``flatMap(isolation:file:line:_:)->Single<Result>``.
   public func flatMapCompletable(
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line,
     _ selector: @escaping (Element) throws -> Completable
   ) -> Completable {
     Completable(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, file: file, line: line))
+      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// Runs side effects around the success, the failure, subscription and disposal.
@@ -120,12 +126,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     onSubscribe: (() -> Void)? = nil,
     onSubscribed: (() -> Void)? = nil,
     onDispose: (() -> Void)? = nil,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Single<Element> {
     Single(
       raw: primitiveSequence.source.do(
         onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError,
-        onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file,
+        onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation, file: file,
         line: line))
   }
 

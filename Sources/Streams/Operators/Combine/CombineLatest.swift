@@ -30,14 +30,19 @@ extension ObservableType {
   ///   - source1: The first source.
   ///   - source2: The second source.
   ///   - resultSelector: Combines the latest element of each source.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2,
     resultSelector: @escaping (Source1.Element, Source2.Element) throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
+    let resultSelector = caller.checked(resultSelector)
     let first = source1.asObservable()
     let second = source2.asObservable()
     return Observable(
@@ -80,6 +85,8 @@ extension ObservableType {
   ///   - source2: The second source.
   ///   - source3: The third source.
   ///   - resultSelector: Combines the latest element of each source.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
@@ -89,8 +96,10 @@ extension ObservableType {
     _ source1: Source1, _ source2: Source2, _ source3: Source3,
     resultSelector:
       @escaping (Source1.Element, Source2.Element, Source3.Element) throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
     let first = source1.asObservable()
     let second = source2.asObservable()
     let third = source3.asObservable()
@@ -103,9 +112,11 @@ extension ObservableType {
       let state = TypedCombineStateMachine<Latest, Values>(
         empty: (nil, nil, nil), count: 3, completesWhenOthersDone: true
       ) { latest in ((latest.0!, latest.1!, latest.2!), 0b111) }
-      let sink = TypedCombineSink(downstream: observer, state: state) { values in
-        try resultSelector(values.0, values.1, values.2)
-      }
+      let sink = TypedCombineSink(
+        downstream: observer, state: state,
+        resultSelector: caller.checked { values in
+          try resultSelector(values.0, values.1, values.2)
+        })
       sink.subscribe(0, to: first) { $0.0.replace(with: $1) }
       sink.subscribe(1, to: second) { $0.1.replace(with: $1) }
       sink.subscribe(2, to: third) { $0.2.replace(with: $1) }
@@ -139,6 +150,8 @@ extension ObservableType {
   ///   - source2: The second source.
   ///   - sources: The further sources, if any.
   ///   - resultSelector: Combines the latest element of each source.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func combineLatest<
@@ -148,20 +161,22 @@ extension ObservableType {
     resultSelector:
       @escaping (Source1.Element, Source2.Element, repeat (each Source).Element)
       throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
     var erased = [PackSupport.erase(source1), PackSupport.erase(source2)]
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
       kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID),
       subscribers: erased.map(\.subscribe),
       file: file, line: line
-    ) { values in
+    , resultSelector: caller.checked { values in
       var reader = PackReader(values)
       return try resultSelector(
         reader.take(Source1.Element.self), reader.take(Source2.Element.self),
         repeat reader.take((each Source).Element.self))
-    }
+    })
   }
 
   /// Combines the latest elements of the sources in `collection` with `resultSelector` whenever
@@ -182,13 +197,18 @@ extension ObservableType {
   /// - Parameters:
   ///   - collection: The sources, subscribed in the collection's order.
   ///   - resultSelector: Receives the latest elements in the collection's order.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func combineLatest<Sources: Collection>(
     _ collection: Sources,
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> where Sources.Element: ObservableType {
+    let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
+    let resultSelector = caller.checked(resultSelector)
     let observables = collection.map { $0.asObservable() }
     return CombineSink.observable(
       kind: "combineLatest", mode: .latest, upstreams: observables.map(\.traceID),
@@ -232,7 +252,7 @@ extension ObservableType where Element == Any {
   /// Completes when both sources completed, or when one emits while the other has completed without
   /// ever emitting; fails with the first error, disposing both sources. Disposal disposes both
   /// sources. An update costs no allocation (see
-  /// ``ObservableType/combineLatest(_:_:resultSelector:file:line:)``).
+  /// ``ObservableType/combineLatest(_:_:resultSelector:isolation:file:line:)``).
   @inlinable
   public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2, file: StaticString = #fileID, line: UInt = #line
@@ -261,7 +281,7 @@ extension ObservableType where Element == Any {
     _ source1: Source1, _ source2: Source2, _ source3: Source3,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<(Source1.Element, Source2.Element, Source3.Element)> {
-    Observable<(Source1.Element, Source2.Element, Source3.Element)>.combineLatest(
+    return Observable<(Source1.Element, Source2.Element, Source3.Element)>.combineLatest(
       source1, source2, source3, resultSelector: { ($0, $1, $2) }, file: file, line: line)
   }
 

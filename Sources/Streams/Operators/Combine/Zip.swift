@@ -30,14 +30,19 @@ extension ObservableType {
   ///   - source1: The first source.
   ///   - source2: The second source.
   ///   - resultSelector: Combines one element of each source.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
   public static func zip<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2,
     resultSelector: @escaping (Source1.Element, Source2.Element) throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
+    let resultSelector = caller.checked(resultSelector)
     let first = source1.asObservable()
     let second = source2.asObservable()
     return Observable(
@@ -80,6 +85,8 @@ extension ObservableType {
   ///   - source2: The second source.
   ///   - source3: The third source.
   ///   - resultSelector: Combines one element of each source.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   @inlinable
@@ -89,8 +96,10 @@ extension ObservableType {
     _ source1: Source1, _ source2: Source2, _ source3: Source3,
     resultSelector:
       @escaping (Source1.Element, Source2.Element, Source3.Element) throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
     let first = source1.asObservable()
     let second = source2.asObservable()
     let third = source3.asObservable()
@@ -112,9 +121,11 @@ extension ObservableType {
           | (queues.2.isEmpty ? 0 : 0b100)
         return (values, filled)
       }
-      let sink = TypedCombineSink(downstream: observer, state: state) { values in
-        try resultSelector(values.0, values.1, values.2)
-      }
+      let sink = TypedCombineSink(
+        downstream: observer, state: state,
+        resultSelector: caller.checked { values in
+          try resultSelector(values.0, values.1, values.2)
+        })
       sink.subscribe(0, to: first) { $0.0.append($1) }
       sink.subscribe(1, to: second) { $0.1.append($1) }
       sink.subscribe(2, to: third) { $0.2.append($1) }
@@ -147,6 +158,8 @@ extension ObservableType {
   ///   - source2: The second source.
   ///   - sources: The further sources, if any.
   ///   - resultSelector: Combines one element of each source.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func zip<
@@ -156,19 +169,21 @@ extension ObservableType {
     resultSelector:
       @escaping (Source1.Element, Source2.Element, repeat (each Source).Element)
       throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
+    let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
     var erased = [PackSupport.erase(source1), PackSupport.erase(source2)]
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
       kind: "zip", mode: .zip(completesWhenOthersDone: false), upstreams: erased.map(\.traceID),
       subscribers: erased.map(\.subscribe), file: file, line: line
-    ) { values in
+    , resultSelector: caller.checked { values in
       var reader = PackReader(values)
       return try resultSelector(
         reader.take(Source1.Element.self), reader.take(Source2.Element.self),
         repeat reader.take((each Source).Element.self))
-    }
+    })
   }
 
   /// Pairs the n-th elements of the sources in `collection` and combines them with
@@ -189,13 +204,18 @@ extension ObservableType {
   /// - Parameters:
   ///   - collection: The sources, subscribed in the collection's order.
   ///   - resultSelector: Receives one element of each source, in the collection's order.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   public static func zip<Sources: Collection>(
     _ collection: Sources,
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> where Sources.Element: ObservableType {
+    let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
+    let resultSelector = caller.checked(resultSelector)
     let observables = collection.map { $0.asObservable() }
     return CombineSink.observable(
       kind: "zip", mode: .zip(completesWhenOthersDone: true),
@@ -214,7 +234,7 @@ extension ObservableType {
   /// // Prints "[1, 10]"
   /// ```
   ///
-  /// Completes and fails as ``zip(_:resultSelector:file:line:)`` over a collection; disposal
+  /// Completes and fails as ``zip(_:resultSelector:isolation:file:line:)`` over a collection; disposal
   /// disposes every source.
   public static func zip<Sources: Collection>(
     _ collection: Sources, file: StaticString = #fileID, line: UInt = #line
@@ -236,7 +256,7 @@ extension ObservableType where Element == Any {
   ///
   /// Completes when both sources completed; fails with the first error, disposing both sources.
   /// Disposal disposes both sources. Typed and specialized as
-  /// ``ObservableType/zip(_:_:resultSelector:file:line:)``.
+  /// ``ObservableType/zip(_:_:resultSelector:isolation:file:line:)``.
   @inlinable
   public static func zip<Source1: ObservableType, Source2: ObservableType>(
     _ source1: Source1, _ source2: Source2, file: StaticString = #fileID, line: UInt = #line
@@ -263,7 +283,7 @@ extension ObservableType where Element == Any {
     _ source1: Source1, _ source2: Source2, _ source3: Source3,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<(Source1.Element, Source2.Element, Source3.Element)> {
-    Observable<(Source1.Element, Source2.Element, Source3.Element)>.zip(
+    return Observable<(Source1.Element, Source2.Element, Source3.Element)>.zip(
       source1, source2, source3, resultSelector: { ($0, $1, $2) }, file: file, line: line)
   }
 

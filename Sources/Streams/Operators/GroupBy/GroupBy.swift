@@ -1,4 +1,4 @@
-/// The elements of one key of ``ObservableType/groupBy(keySelector:file:line:)``, as RxSwift's
+/// The elements of one key of ``ObservableType/groupBy(keySelector:isolation:file:line:)``, as RxSwift's
 /// `GroupedObservable`.
 ///
 /// ```swift
@@ -63,12 +63,17 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - keySelector: Returns the key of an element.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   public func groupBy<Key: Hashable>(
     keySelector: @escaping (Element) throws -> Key,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<GroupedObservable<Key, Element>> {
+    let caller = CallerIsolation(isolation, api: "groupBy", file: file, line: line)
+    let keySelector = caller.checked(keySelector)
     let source = asObservable()
     return Observable(kind: "groupBy", upstreams: [source.traceID], file: file, line: line) {
       observer in

@@ -23,13 +23,18 @@ extension ObservableType {
   /// - Parameters:
   ///   - second: The sequence whose latest element is used.
   ///   - resultSelector: Combines an element of this sequence with the latest of `second`.
+  ///   - isolation: The caller's actor (default `#isolation`): closures written in
+  ///     actor-isolated code are checked to run on it. `nil` skips the check.
   ///   - file: The calling file (default `#fileID`), recorded for tracing.
   ///   - line: The calling line (default `#line`), recorded for tracing.
   public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
     _ second: Source,
     resultSelector: @escaping (Element, Source.Element) throws -> ResultType,
+    isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<ResultType> {
+    let caller = CallerIsolation(isolation, api: "withLatestFrom", file: file, line: line)
+    let resultSelector = caller.checked(resultSelector)
     let first = asObservable()
     let second = second.asObservable()
     return Observable(
