@@ -107,7 +107,8 @@ extension ObservableType {
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "take(until:)", file: file, line: line)
     let predicate = caller.checked(predicate)
-    return takeUntilPredicate(kind: "take(until:)", behavior: behavior, file: file, line: line, predicate)
+    return takeUntilPredicate(
+      kind: "take(until:)", behavior: behavior, file: file, line: line, predicate)
   }
 
   @inlinable

@@ -87,7 +87,8 @@ extension InfallibleType {
   ) -> Infallible<Element> where Sources.Element: InfallibleType {
     Infallible(
       Observable.combineLatest(
-        collection.map { $0.asObservable() }, resultSelector: resultSelector, isolation: isolation, file: file,
+        collection.map { $0.asObservable() }, resultSelector: resultSelector, isolation: isolation,
+        file: file,
         line: line))
   }
 

@@ -140,7 +140,8 @@ extension InfallibleType {
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result?
   ) -> Infallible<Result> {
-    Infallible<Result>(asObservable().compactMap(transform, isolation: isolation, file: file, line: line))
+    Infallible<Result>(
+      asObservable().compactMap(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Subscribes to the `Infallible` `selector` returns for each element and merges them.
@@ -211,7 +212,8 @@ extension InfallibleType {
     _ keySelector: @escaping (Element) -> Key
   ) -> Infallible<Element> {
     Infallible(
-      asObservable().distinctUntilChanged(keySelector, isolation: isolation, file: file, line: line))
+      asObservable().distinctUntilChanged(keySelector, isolation: isolation, file: file, line: line)
+    )
   }
 }
 

@@ -13,7 +13,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) throws -> Result
   ) -> Maybe<Result> {
-    Maybe(raw: primitiveSequence.source.map(transform, isolation: isolation, file: file, line: line))
+    Maybe(
+      raw: primitiveSequence.source.map(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Transforms the element, completing empty when `transform` returns `nil`.
@@ -30,7 +31,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     _ transform: @escaping (Element) throws -> Result?
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.compactMap(transform, isolation: isolation, file: file, line: line))
+      raw: primitiveSequence.source.compactMap(
+        transform, isolation: isolation, file: file, line: line))
   }
 
   /// Keeps the element only if it satisfies `predicate`, completing empty otherwise.
@@ -46,7 +48,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) throws -> Bool
   ) -> Maybe<Element> {
-    Maybe(raw: primitiveSequence.source.filter(predicate, isolation: isolation, file: file, line: line))
+    Maybe(
+      raw: primitiveSequence.source.filter(predicate, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the `Maybe` that `selector` returns for the element.
@@ -64,7 +67,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     _ selector: @escaping (Element) throws -> Maybe<Result>
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
+      raw: primitiveSequence.source.flatMap(
+        { try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// A ``Single`` that succeeds with `default` when this `Maybe` completes empty.
@@ -138,7 +142,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
       raw: primitiveSequence.source.do(
         onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
         onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
-        onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation, file: file, line: line))
+        onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation, file: file,
+        line: line))
   }
 
   /// Succeeds with `element` instead of failing.

@@ -43,7 +43,8 @@ extension SharedSequenceConvertibleType {
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) -> Result?
   ) -> SharedSequence<SharingStrategy, Result> {
-    SharedSequence(asObservable().compactMap(transform, isolation: isolation, file: file, line: line))
+    SharedSequence(
+      asObservable().compactMap(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Drops elements equal, according to `comparer`, to the previous element emitted.
@@ -75,7 +76,8 @@ extension SharedSequenceConvertibleType {
     _ keySelector: @escaping (Element) -> Key
   ) -> SharedSequence<SharingStrategy, Element> {
     SharedSequence(
-      asObservable().distinctUntilChanged(keySelector, isolation: isolation, file: file, line: line))
+      asObservable().distinctUntilChanged(keySelector, isolation: isolation, file: file, line: line)
+    )
   }
 
   /// Subscribes to the shared sequence `selector` returns for each element, disposing the

@@ -13,7 +13,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping (Element) throws -> Result
   ) -> Single<Result> {
-    Single(raw: primitiveSequence.source.map(transform, isolation: isolation, file: file, line: line))
+    Single(
+      raw: primitiveSequence.source.map(transform, isolation: isolation, file: file, line: line))
   }
 
   /// Transforms the element, completing empty when `transform` returns `nil`.
@@ -31,7 +32,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ transform: @escaping (Element) throws -> Result?
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.compactMap(transform, isolation: isolation, file: file, line: line))
+      raw: primitiveSequence.source.compactMap(
+        transform, isolation: isolation, file: file, line: line))
   }
 
   /// Keeps the element only if it satisfies `predicate`.
@@ -48,7 +50,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     file: StaticString = #fileID, line: UInt = #line,
     _ predicate: @escaping (Element) throws -> Bool
   ) -> Maybe<Element> {
-    Maybe(raw: primitiveSequence.source.filter(predicate, isolation: isolation, file: file, line: line))
+    Maybe(
+      raw: primitiveSequence.source.filter(predicate, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the `Single` that `selector` returns for the element.
@@ -67,7 +70,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ selector: @escaping (Element) throws -> Single<Result>
   ) -> Single<Result> {
     Single(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
+      raw: primitiveSequence.source.flatMap(
+        { try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the ``Maybe`` that `selector` returns for the element.
@@ -84,7 +88,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ selector: @escaping (Element) throws -> Maybe<Result>
   ) -> Maybe<Result> {
     Maybe(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
+      raw: primitiveSequence.source.flatMap(
+        { try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// Continues with the ``Completable`` that `selector` returns for the element.
@@ -101,7 +106,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     _ selector: @escaping (Element) throws -> Completable
   ) -> Completable {
     Completable(
-      raw: primitiveSequence.source.flatMap({ try selector($0).source }, isolation: isolation, file: file, line: line))
+      raw: primitiveSequence.source.flatMap(
+        { try selector($0).source }, isolation: isolation, file: file, line: line))
   }
 
   /// Runs side effects around the success, the failure, subscription and disposal.
@@ -132,7 +138,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     Single(
       raw: primitiveSequence.source.do(
         onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError,
-        onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation, file: file,
+        onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose,
+        isolation: isolation, file: file,
         line: line))
   }
 

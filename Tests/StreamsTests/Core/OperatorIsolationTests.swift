@@ -19,13 +19,16 @@ private final class MainActorViewModel {
 
   func everyOperator(_ source: Observable<Int>) {
     let other = Observable.just(10)
-    let kept: Observable<Int> = source
+    let kept: Observable<Int> =
+      source
       .filter { _ in self.prefix == "#" }
       .compactMap { Optional($0) }
-    let totals: Observable<Int> = kept
+    let totals: Observable<Int> =
+      kept
       .scan(0) { total, value in total + value + self.prefix.count - 1 }
       .distinctUntilChanged { $0 == $1 && self.prefix.isEmpty }
-    let switched: Observable<Int> = totals
+    let switched: Observable<Int> =
+      totals
       .flatMapLatest { value in Observable.just(value + self.prefix.count - 1) }
       .withLatestFrom(other) { value, _ in value }
     switched
@@ -244,8 +247,11 @@ struct OperatorIsolationTests {
       var total = 0
       var bag = DisposeBag()
       func follow(_ source: Observable<Int>) {
-        source.map { self.total += $0; return $0 }
-          .subscribe(onNext: { _ in }, isolation: nil).disposed(by: bag)
+        source.map {
+          self.total += $0
+          return $0
+        }
+        .subscribe(onNext: { _ in }, isolation: nil).disposed(by: bag)
       }
     }
     await #expect(processExitsWith: .failure) {

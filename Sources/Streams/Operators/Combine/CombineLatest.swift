@@ -170,13 +170,13 @@ extension ObservableType {
     return CombineSink.observable(
       kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID),
       subscribers: erased.map(\.subscribe),
-      file: file, line: line
-    , resultSelector: caller.checked { values in
-      var reader = PackReader(values)
-      return try resultSelector(
-        reader.take(Source1.Element.self), reader.take(Source2.Element.self),
-        repeat reader.take((each Source).Element.self))
-    })
+      file: file, line: line,
+      resultSelector: caller.checked { values in
+        var reader = PackReader(values)
+        return try resultSelector(
+          reader.take(Source1.Element.self), reader.take(Source2.Element.self),
+          repeat reader.take((each Source).Element.self))
+      })
   }
 
   /// Combines the latest elements of the sources in `collection` with `resultSelector` whenever

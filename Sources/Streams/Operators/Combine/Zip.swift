@@ -177,13 +177,13 @@ extension ObservableType {
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
       kind: "zip", mode: .zip(completesWhenOthersDone: false), upstreams: erased.map(\.traceID),
-      subscribers: erased.map(\.subscribe), file: file, line: line
-    , resultSelector: caller.checked { values in
-      var reader = PackReader(values)
-      return try resultSelector(
-        reader.take(Source1.Element.self), reader.take(Source2.Element.self),
-        repeat reader.take((each Source).Element.self))
-    })
+      subscribers: erased.map(\.subscribe), file: file, line: line,
+      resultSelector: caller.checked { values in
+        var reader = PackReader(values)
+        return try resultSelector(
+          reader.take(Source1.Element.self), reader.take(Source2.Element.self),
+          repeat reader.take((each Source).Element.self))
+      })
   }
 
   /// Pairs the n-th elements of the sources in `collection` and combines them with
