@@ -32,7 +32,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "catch", file: file, line: line)
-    let handler = caller.checked(handler)
+    let handler = isolation == nil ? handler : caller.checked(handler)
     let source = asObservable()
     return Observable(kind: "catch", upstreams: [source.traceID], file: file, line: line) {
       observer in

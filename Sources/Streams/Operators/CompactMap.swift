@@ -23,7 +23,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
     let caller = CallerIsolation(isolation, api: "compactMap", file: file, line: line)
-    let transform = caller.checked(transform)
+    let transform = isolation == nil ? transform : caller.checked(transform)
     return stage(CompactMapStep(transform), kind: "compactMap", file: file, line: line)
   }
 }

@@ -39,8 +39,8 @@ extension ObservableType where Element: Sendable {
 /// the other properties are immutable and `Sendable`.
 private final class DelaySink<Element: Sendable>: @unchecked Sendable {
   struct State: OutboxState {
-    /// Events waiting, with the time they arrived.
-    var queue = RingQueue<(time: RxTime, event: Event<Element>)>()
+    /// Events waiting, with the time they arrived (nanoseconds on `clock`).
+    var queue = RingQueue<(time: Int64, event: Event<Element>)>()
     /// A timer is pending or running.
     var active = false
     var stopped = false
@@ -53,11 +53,13 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
   private let state = Locked(State())
   private let dueTime: RxTimeInterval
   private let scheduler: any SchedulerType
+  private let clock: SchedulerClock
 
   init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: any SchedulerType) {
     output = GuardedSink(observer)
     self.dueTime = dueTime
     self.scheduler = scheduler
+    clock = SchedulerClock(scheduler)
   }
 
   func on(_ event: Event<Element>) {
@@ -72,7 +74,7 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
       withExtendedLifetime(dropped) {}
     case .next, .completed:
       guard output.isActive else { return }
-      let now = scheduler.now
+      let now = clock.nanoseconds
       let start = state.withLock { s -> Bool in
         if s.stopped { return false }
         if event.isStopEvent { s.stopped = true }
@@ -94,7 +96,7 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
 
   /// Emits the oldest waiting event, then schedules the next one relative to its arrival time.
   private func fire() {
-    let now = scheduler.now
+    let now = clock.nanoseconds
     let wait = state.update(into: output) { s -> (result: Int64?, deliver: Event<Element>?) in
       // Once the sequence ended, what is left waits for the sink's deinit: a dropped event would
       // be released here, under the lock.
@@ -107,8 +109,8 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
         s.active = false
         return (nil, deliver)
       }
-      let due = next.adding(dueTime)
-      return (max(0, due.nanoseconds &- now.nanoseconds), deliver)
+      let due = next &+ dueTime.nanoseconds
+      return (max(0, due &- now), deliver)
     }
     if let wait { schedule(after: .nanoseconds(Int(wait))) }
   }

@@ -45,7 +45,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "distinctUntilChanged", file: file, line: line)
-    let keySelector = caller.checked(keySelector)
+    let keySelector = isolation == nil ? keySelector : caller.checked(keySelector)
     return distinctUntilChanged(
       kind: "distinctUntilChanged", keySelector, comparer: ==, file: file, line: line)
   }
@@ -77,7 +77,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "distinctUntilChanged", file: file, line: line)
-    let comparer = caller.checked(comparer)
+    let comparer = isolation == nil ? comparer : caller.checked(comparer)
     return distinctUntilChanged(
       kind: "distinctUntilChanged", { $0 }, comparer: comparer, file: file, line: line)
   }
@@ -112,8 +112,8 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "distinctUntilChanged", file: file, line: line)
-    let keySelector = caller.checked(keySelector)
-    let comparer = caller.checked(comparer)
+    let keySelector = isolation == nil ? keySelector : caller.checked(keySelector)
+    let comparer = isolation == nil ? comparer : caller.checked(comparer)
     return distinctUntilChanged(
       kind: "distinctUntilChanged", keySelector, comparer: comparer, file: file, line: line)
   }

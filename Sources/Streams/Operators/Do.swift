@@ -58,12 +58,13 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "do", file: file, line: line)
-    let onNext = onNext.map { caller.checked($0) }
-    let afterNext = afterNext.map { caller.checked($0) }
-    let onError = onError.map { caller.checked($0) }
-    let afterError = afterError.map { caller.checked($0) }
-    let onCompleted = onCompleted.map { caller.checked($0) }
-    let afterCompleted = afterCompleted.map { caller.checked($0) }
+    let onNext = isolation == nil ? onNext : onNext.map { caller.checked($0) }
+    let afterNext = isolation == nil ? afterNext : afterNext.map { caller.checked($0) }
+    let onError = isolation == nil ? onError : onError.map { caller.checked($0) }
+    let afterError = isolation == nil ? afterError : afterError.map { caller.checked($0) }
+    let onCompleted = isolation == nil ? onCompleted : onCompleted.map { caller.checked($0) }
+    let afterCompleted =
+      isolation == nil ? afterCompleted : afterCompleted.map { caller.checked($0) }
     let onSubscribe = caller.guarding(onSubscribe)
     let onSubscribed = caller.guarding(onSubscribed)
     let onDispose = caller.guarding(onDispose)

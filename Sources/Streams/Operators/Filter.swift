@@ -15,7 +15,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "filter", file: file, line: line)
-    let predicate = caller.checked(predicate)
+    let predicate = isolation == nil ? predicate : caller.checked(predicate)
     return stage(FilterStep(predicate), kind: "filter", file: file, line: line)
   }
 }

@@ -34,7 +34,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
     let caller = CallerIsolation(isolation, api: "flatMap", file: file, line: line)
-    let selector = caller.checked(selector)
+    let selector = isolation == nil ? selector : caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "flatMap", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -75,7 +75,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
     let caller = CallerIsolation(isolation, api: "flatMapFirst", file: file, line: line)
-    let selector = caller.checked(selector)
+    let selector = isolation == nil ? selector : caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "flatMapFirst", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -117,7 +117,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
     let caller = CallerIsolation(isolation, api: "concatMap", file: file, line: line)
-    let selector = caller.checked(selector)
+    let selector = isolation == nil ? selector : caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "concatMap", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -158,7 +158,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Source.Element> {
     let caller = CallerIsolation(isolation, api: "flatMapLatest", file: file, line: line)
-    let selector = caller.checked(selector)
+    let selector = isolation == nil ? selector : caller.checked(selector)
     let source = asObservable()
     return Observable(kind: "flatMapLatest", upstreams: [source.traceID], file: file, line: line) {
       observer in

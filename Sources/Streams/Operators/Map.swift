@@ -22,7 +22,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
     let caller = CallerIsolation(isolation, api: "map", file: file, line: line)
-    let transform = caller.checked(transform)
+    let transform = isolation == nil ? transform : caller.checked(transform)
     return stage(MapStep(transform), kind: "map", file: file, line: line)
   }
 }

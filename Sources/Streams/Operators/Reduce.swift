@@ -31,8 +31,8 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Result> {
     let caller = CallerIsolation(isolation, api: "reduce", file: file, line: line)
-    let accumulator = caller.checked(accumulator)
-    let mapResult = caller.checked(mapResult)
+    let accumulator = isolation == nil ? accumulator : caller.checked(accumulator)
+    let mapResult = isolation == nil ? mapResult : caller.checked(mapResult)
     let source = asObservable()
     return Observable(kind: "reduce", upstreams: [source.traceID], file: file, line: line) {
       observer in
@@ -95,7 +95,8 @@ extension ObservableType {
     // Only the caller's closure is checked; `mapResult` here is the library's own.
     let caller = CallerIsolation(isolation, api: "reduce", file: file, line: line)
     return reduce(
-      seed, accumulator: caller.checked(accumulator), mapResult: { $0 }, isolation: nil,
+      seed, accumulator: isolation == nil ? accumulator : caller.checked(accumulator),
+      mapResult: { $0 }, isolation: nil,
       file: file, line: line)
   }
 }

@@ -29,7 +29,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<State> {
     let caller = CallerIsolation(isolation, api: "scan", file: file, line: line)
-    let accumulator = caller.checked(accumulator)
+    let accumulator = isolation == nil ? accumulator : caller.checked(accumulator)
     let source = asObservable()
     return Observable(kind: "scan", upstreams: [source.traceID], file: file, line: line) {
       observer in

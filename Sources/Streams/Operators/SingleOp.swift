@@ -39,7 +39,7 @@ extension ObservableType {
     _ predicate: @escaping (Element) throws -> Bool
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "single", file: file, line: line)
-    let predicate = caller.checked(predicate)
+    let predicate = isolation == nil ? predicate : caller.checked(predicate)
     return singleMatching(kind: "single", file: file, line: line, predicate)
   }
 

@@ -54,7 +54,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "skip(while:)", file: file, line: line)
-    let predicate = caller.checked(predicate)
+    let predicate = isolation == nil ? predicate : caller.checked(predicate)
     let source = asObservable()
     return Observable(kind: "skip(while:)", upstreams: [source.traceID], file: file, line: line) {
       observer in

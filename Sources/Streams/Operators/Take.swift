@@ -74,7 +74,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "take(while:)", file: file, line: line)
-    let predicate = caller.checked(predicate)
+    let predicate = isolation == nil ? predicate : caller.checked(predicate)
     return takeUntilPredicate(kind: "take(while:)", behavior: behavior, file: file, line: line) {
       try !predicate($0)
     }
@@ -106,7 +106,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "take(until:)", file: file, line: line)
-    let predicate = caller.checked(predicate)
+    let predicate = isolation == nil ? predicate : caller.checked(predicate)
     return takeUntilPredicate(
       kind: "take(until:)", behavior: behavior, file: file, line: line, predicate)
   }

@@ -45,13 +45,14 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
   struct State: OutboxState {
     /// The element kept for the end of the window (`latest: true`).
     var lastUnsent: Element?
-    var lastSentTime: RxTime?
+    /// When the last element was sent, in nanoseconds on the sink's `clock`.
+    var lastSentTime: Int64?
     /// The source completed while an element was kept: completes after emitting it.
     var completed = false
     var outbox = SerialOutbox<Element>()
 
     /// Emits `element` now; returns the event to deliver.
-    mutating func sendNow(_ element: Element, at now: RxTime) -> Event<Element>? {
+    mutating func sendNow(_ element: Element, at now: Int64) -> Event<Element>? {
       lastSentTime = now
       return outbox.send(.next(element))
     }
@@ -63,6 +64,7 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
   private let dueTime: RxTimeInterval
   private let latest: Bool
   private let scheduler: any SchedulerType
+  private let clock: SchedulerClock
 
   init(
     _ observer: AnyObserver<Element>, dueTime: RxTimeInterval, latest: Bool,
@@ -72,20 +74,21 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
     self.dueTime = dueTime
     self.latest = latest
     self.scheduler = scheduler
+    clock = SchedulerClock(scheduler)
   }
 
   func on(_ event: Event<Element>) {
     switch event {
     case .next(let element):
       guard output.isActive else { return }
-      let now = scheduler.now
+      let now = clock.nanoseconds
       // `replaced`: a kept element this one supersedes, released after the lock.
       let (wait, replaced) = state.update(into: output) {
         s -> (result: (wait: Int64?, replaced: Element?), deliver: Event<Element>?) in
         if s.outbox.isClosed { return ((nil, nil), nil) }
         let remaining: Int64
         if let last = s.lastSentTime {
-          let elapsed = now.nanoseconds &- last.nanoseconds
+          let elapsed = now &- last
           remaining = dueTime.nanoseconds &- elapsed
         } else {
           remaining = 0
@@ -124,7 +127,7 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
   }
 
   private func propagate() {
-    let now = scheduler.now
+    let now = clock.nanoseconds
     state.update(into: output) { s in
       var first: Event<Element>?
       if !s.outbox.isClosed, let element = s.lastUnsent.take() {

@@ -19,8 +19,8 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
   /// The queue the scheduler runs work on.
   public var queue: DispatchQueue { configuration.queue }
 
-  /// The scheduler's clock: wall-clock time, nanoseconds since 1970.
-  public var now: RxTime { RxTime.wallClock() }
+  /// The scheduler's clock: wall-clock time, as `Date()` reads it.
+  public var now: RxTime { RxTime(streamsNanoseconds: wallClockNanoseconds()) }
 
   /// Runs work on `queue`.
   public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
@@ -56,4 +56,8 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
     configuration.schedulePeriodic(
       state, startAfter: startAfter, period: period, action: action)
   }
+}
+
+extension ConcurrentDispatchQueueScheduler: NanosecondClock {
+  var nanosecondsNow: Int64 { wallClockNanoseconds() }
 }

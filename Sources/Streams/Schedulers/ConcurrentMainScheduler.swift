@@ -30,6 +30,8 @@ public final class ConcurrentMainScheduler: SchedulerType {
   /// The main scheduler's clock: wall-clock time.
   public var now: RxTime { mainScheduler.now }
 
+  var nanosecondsNow: Int64 { mainScheduler.nanosecondsNow }
+
   /// Runs `action(state)` now on the main queue, or enqueues it there from another thread.
   /// Disposing the result cancels work that has not started.
   public func schedule<StateType: Sendable>(
@@ -63,3 +65,5 @@ public final class ConcurrentMainScheduler: SchedulerType {
     mainScheduler.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
   }
 }
+
+extension ConcurrentMainScheduler: NanosecondClock {}

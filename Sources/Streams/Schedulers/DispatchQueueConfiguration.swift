@@ -147,14 +147,12 @@ extension DispatchTimeInterval {
   }
 }
 
-extension RxTime {
-  /// The wall clock (`CLOCK_REALTIME`), as nanoseconds since 1970: the clock RxSwift's
-  /// dispatch schedulers read through `Date()`.
-  static func wallClock() -> RxTime {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return RxTime(nanoseconds: Int64(spec.tv_sec) &* 1_000_000_000 &+ Int64(spec.tv_nsec))
-  }
+/// The wall clock (`CLOCK_REALTIME`), as nanoseconds since 1970: the clock RxSwift's dispatch
+/// schedulers read through `Date()`, in whole nanoseconds.
+func wallClockNanoseconds() -> Int64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_REALTIME, &spec)
+  return Int64(spec.tv_sec) &* 1_000_000_000 &+ Int64(spec.tv_nsec)
 }
 
 /// Tells whether the caller runs on the main queue.

@@ -1,14 +1,18 @@
-/// The clock of ``HistoricalScheduler``: virtual time is an ``RxTime`` and a virtual interval is
-/// seconds as a `Double`, so converting is the identity.
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The clock of ``HistoricalScheduler``: virtual time is a `Date` (``RxTime``) and a virtual
+/// interval is seconds as a `Double` (`TimeInterval`), so converting is the identity, as in
+/// RxSwift.
 ///
 /// ```swift
 /// let converter = HistoricalSchedulerTimeConverter()
-/// print(converter.offsetVirtualTime(RxTime(nanoseconds: 0), offset: 1.5))
-/// // Prints "RxTime(1500000000 ns)"
+/// print(converter.offsetVirtualTime(RxTime(timeIntervalSince1970: 0), offset: 1.5))
+/// // Prints "1970-01-01 00:00:01 +0000"
 /// ```
-///
-/// Differences from RxSwift: the time is ``RxTime`` (nanoseconds) instead of Foundation's `Date`;
-/// the interval is a `Double` of seconds, as RxSwift's `TimeInterval` is.
 public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Hashable {
   /// A virtual time: the scheduler time itself.
   public typealias VirtualTimeUnit = RxTime
@@ -32,15 +36,9 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Hashab
   /// `timeInterval` itself (seconds).
   public func convertToVirtualTimeInterval(_ timeInterval: Double) -> Double { timeInterval }
 
-  /// `time` moved by `offset` seconds, rounded to the nanosecond (saturating at the ends of
-  /// `RxTime`).
+  /// `time` moved by `offset` seconds.
   public func offsetVirtualTime(_ time: RxTime, offset: Double) -> RxTime {
-    let nanoseconds = (offset * 1_000_000_000).rounded()
-    guard nanoseconds < 9.2e18 else { return RxTime(nanoseconds: Int64.max) }
-    guard nanoseconds > -9.2e18 else { return RxTime(nanoseconds: Int64.min) }
-    let (sum, overflow) = time.nanoseconds.addingReportingOverflow(Int64(nanoseconds))
-    if overflow { return RxTime(nanoseconds: nanoseconds < 0 ? Int64.min : Int64.max) }
-    return RxTime(nanoseconds: sum)
+    time.addingTimeInterval(offset)
   }
 
   /// Compares two times.

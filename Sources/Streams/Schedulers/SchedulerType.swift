@@ -3,35 +3,6 @@ import Dispatch
 /// A span of time, as in RxSwift: `.seconds(2)`, `.milliseconds(300)`, `.never`.
 public typealias RxTimeInterval = DispatchTimeInterval
 
-/// A point in time on a scheduler's clock, in nanoseconds since that clock's reference point.
-///
-/// RxSwift uses Foundation's `Date`; Streams' core does not import Foundation, so schedulers
-/// report their time as this value instead.
-public struct RxTime: Comparable, Hashable, Sendable, CustomStringConvertible {
-  /// Nanoseconds since the clock's reference point.
-  public var nanoseconds: Int64
-
-  /// A time `nanoseconds` after the reference point.
-  public init(nanoseconds: Int64) {
-    self.nanoseconds = nanoseconds
-  }
-
-  /// This time moved by `interval` (saturating; `.never` gives the far future).
-  public func adding(_ interval: RxTimeInterval) -> RxTime {
-    let (sum, overflow) = nanoseconds.addingReportingOverflow(interval.nanoseconds)
-    return RxTime(nanoseconds: overflow ? Int64.max : sum)
-  }
-
-  /// The interval from `other` to `self`.
-  public func interval(since other: RxTime) -> RxTimeInterval {
-    .nanoseconds(Int(nanoseconds - other.nanoseconds))
-  }
-
-  public static func < (lhs: RxTime, rhs: RxTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-
-  public var description: String { "RxTime(\(nanoseconds) ns)" }
-}
-
 extension DispatchTimeInterval {
   /// The interval in nanoseconds; `.never` is `Int64.max`.
   public var nanoseconds: Int64 {
@@ -98,8 +69,9 @@ extension SchedulerType {
     action: @escaping @Sendable (StateType) -> StateType
   ) -> any Disposable {
     let serial = SerialDisposable()
-    let start = now.adding(startAfter)
-    PeriodicRun(scheduler: self, period: period, action: action, serial: serial)
+    let clock = SchedulerClock(self)
+    let start = clock.nanoseconds &+ startAfter.nanoseconds
+    PeriodicRun(scheduler: self, clock: clock, period: period, action: action, serial: serial)
       .schedule(state, at: start, tick: 0)
     return serial
   }
@@ -109,13 +81,15 @@ extension SchedulerType {
 /// relative to the first due time, so that delays do not accumulate.
 private struct PeriodicRun<Scheduler: SchedulerType, StateType: Sendable>: Sendable {
   let scheduler: Scheduler
+  let clock: SchedulerClock
   let period: RxTimeInterval
   let action: @Sendable (StateType) -> StateType
   let serial: SerialDisposable
 
-  func schedule(_ state: StateType, at start: RxTime, tick: Int64) {
-    let due = RxTime(nanoseconds: start.nanoseconds &+ tick &* period.nanoseconds)
-    let delay = max(0, due.nanoseconds - scheduler.now.nanoseconds)
+  /// Schedules tick number `tick`, due `tick` periods after `start` (nanoseconds on `clock`).
+  func schedule(_ state: StateType, at start: Int64, tick: Int64) {
+    let due = start &+ tick &* period.nanoseconds
+    let delay = max(0, due &- clock.nanoseconds)
     serial.disposable = scheduler.scheduleRelative(state, dueTime: .nanoseconds(Int(delay))) {
       state in
       if serial.isDisposed { return Disposables.create() }

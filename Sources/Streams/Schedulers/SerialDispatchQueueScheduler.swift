@@ -23,8 +23,8 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
   /// The serial queue the scheduler runs work on.
   public var queue: DispatchQueue { configuration.queue }
 
-  /// The scheduler's clock: wall-clock time, nanoseconds since 1970.
-  public var now: RxTime { RxTime.wallClock() }
+  /// The scheduler's clock: wall-clock time, as `Date()` reads it.
+  public var now: RxTime { RxTime(streamsNanoseconds: wallClockNanoseconds()) }
 
   /// Runs work on `serialQueue`, which must be serial.
   init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
@@ -92,4 +92,8 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
     configuration.schedulePeriodic(
       state, startAfter: startAfter, period: period, action: action)
   }
+}
+
+extension SerialDispatchQueueScheduler: NanosecondClock {
+  var nanosecondsNow: Int64 { wallClockNanoseconds() }
 }

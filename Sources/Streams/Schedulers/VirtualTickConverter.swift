@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The clock of `VirtualTimeScheduler()` and of StreamsTest's `TestScheduler`: integer ticks, each
 /// lasting `resolution` seconds. It is RxTest's `TestSchedulerVirtualTimeConverter` (StreamsTest
 /// has that name as an alias).
@@ -35,14 +41,21 @@ public struct VirtualTickConverter: VirtualTimeConverterType, Hashable {
     self.resolution = resolution
   }
 
-  /// The time of tick `virtualTime`: `virtualTime × resolution` seconds after the reference point.
+  /// The time of tick `virtualTime`: `virtualTime × resolution` seconds after 1970, as RxTest's
+  /// converter makes it.
   public func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
-    RxTime(nanoseconds: Int64((Double(virtualTime) * resolution * 1_000_000_000).rounded()))
+    RxTime(timeIntervalSince1970: Double(virtualTime) * resolution)
   }
 
   /// The tick nearest to `time`.
   public func convertToVirtualTime(_ time: RxTime) -> Int {
-    Int((Double(time.nanoseconds) / 1_000_000_000 / resolution).rounded())
+    Int((time.timeIntervalSince1970 / resolution).rounded())
+  }
+
+  /// The time of tick `virtualTime` in whole nanoseconds since 1970: what the time operators
+  /// compute with, exact where the `Date` of ``convertFromVirtualTime(_:)`` rounds.
+  func nanoseconds(_ virtualTime: Int) -> Int64 {
+    Int64((Double(virtualTime) * resolution * 1_000_000_000).rounded())
   }
 
   /// `virtualTimeInterval` ticks in seconds.

@@ -1,5 +1,5 @@
 /// How a ``VirtualTimeScheduler`` counts time: its clock's unit, the unit of a distance between two
-/// of its times, and how both convert to and from the scheduler's `RxTime` and seconds.
+/// of its times, and how both convert to and from the scheduler's time (a `Date`) and seconds.
 ///
 /// Write one to give a virtual-time scheduler a clock of your own, then subclass
 /// ``VirtualTimeScheduler`` over it, as RxSwift test suites do:
@@ -11,9 +11,9 @@
 ///   typealias VirtualTimeIntervalUnit = Int
 ///
 ///   func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
-///     RxTime(nanoseconds: Int64(virtualTime) * 10_000_000_000)
+///     Date(timeIntervalSince1970: Double(virtualTime * 10))
 ///   }
-///   func convertToVirtualTime(_ time: RxTime) -> Int { Int(time.nanoseconds / 10_000_000_000) }
+///   func convertToVirtualTime(_ time: RxTime) -> Int { Int(time.timeIntervalSince1970 / 10) }
 ///   func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> Double {
 ///     Double(virtualTimeInterval * 10)
 ///   }
@@ -39,10 +39,9 @@
 /// // Prints "3"
 /// ```
 ///
-/// Differences from RxSwift: the absolute time is Streams' ``RxTime`` (nanoseconds) where RxSwift
-/// has Foundation's `Date`, since `Streams` imports no Foundation. The interval conversions use
-/// seconds as a `Double`, which is what RxSwift's `TimeInterval` is, so converters written for
-/// RxSwift keep those two functions unchanged. A converter and its time units are `Sendable`: the
+/// The absolute time is Foundation's `Date` (``RxTime``) and the interval conversions use seconds
+/// as a `Double` (`TimeInterval`), as in RxSwift, so converters written for RxSwift compile
+/// unchanged. A converter and its time units are `Sendable`: the
 /// scheduler reads its clock from any thread. ``virtualTime(_:advancedBy:)`` is a Streams
 /// addition with a default that does what RxSwift does.
 public protocol VirtualTimeConverterType: Sendable {
@@ -82,13 +81,14 @@ public protocol VirtualTimeConverterType: Sendable {
 }
 
 extension VirtualTimeConverterType {
-  /// `time` converted to an `RxTime`, moved by `interval`, converted back, as RxSwift computes
-  /// the due time of relative work.
+  /// `time` converted to a `Date`, moved by `interval`, converted back, as RxSwift computes the
+  /// due time of relative work; `.never` moves it to `Date.distantFuture`.
   ///
   /// ```swift
   /// let converter = HistoricalSchedulerTimeConverter()
-  /// print(converter.virtualTime(RxTime(nanoseconds: 0), advancedBy: .seconds(2)))
-  /// // Prints "RxTime(2000000000 ns)"
+  /// let start = Date(timeIntervalSince1970: 0)
+  /// print(converter.virtualTime(start, advancedBy: .seconds(2)).timeIntervalSince1970)
+  /// // Prints "2.0"
   /// ```
   public func virtualTime(_ time: VirtualTimeUnit, advancedBy interval: RxTimeInterval)
     -> VirtualTimeUnit
@@ -102,7 +102,7 @@ extension VirtualTimeConverterType {
 ///
 /// ```swift
 /// print(HistoricalSchedulerTimeConverter().compareVirtualTime(
-///   RxTime(nanoseconds: 1), RxTime(nanoseconds: 2)))
+///   Date(timeIntervalSince1970: 1), Date(timeIntervalSince1970: 2)))
 /// // Prints "lessThan"
 /// ```
 public enum VirtualTimeComparison: Sendable, Hashable {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A scheduler whose clock only moves when told to, counting time in the units of its
 /// `Converter`: the base of StreamsTest's `TestScheduler` and of ``HistoricalScheduler``, and what
 /// test suites subclass with a converter of their own, as in RxSwift.
@@ -22,8 +28,7 @@
 /// do (`final class MyScheduler: VirtualTimeScheduler<MyConverter>`, calling
 /// `super.init(initialClock:converter:)`).
 ///
-/// Differences from RxSwift: `now` is an ``RxTime``, not a `Date`; relative work is due at the
-/// converter's ``VirtualTimeConverterType/virtualTime(_:advancedBy:)``, which by default does what
+/// Differences from RxSwift: relative work is due at the converter's ``VirtualTimeConverterType/virtualTime(_:advancedBy:)``, which by default does what
 /// RxSwift does; ``start()`` called from a running action and ``advanceTo(_:)`` to a past time
 /// stop the program with a message (RxSwift ignores the nested `start()`); any thread may schedule
 /// and dispose (RxSwift asks for one thread).
@@ -60,8 +65,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   /// ```swift
   /// let scheduler = VirtualTimeScheduler(
   ///   initialClock: 100, converter: VirtualTickConverter(resolution: 0.001))
-  /// print(scheduler.now)
-  /// // Prints "RxTime(100000000 ns)"
+  /// print(scheduler.now.timeIntervalSince1970)
+  /// // Prints "0.1"
   /// ```
   public init(initialClock: VirtualTime, converter: Converter) {
     let bridge = VirtualInstantBridge(converter)
@@ -76,13 +81,16 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   /// `true` while ``start()`` or ``advanceTo(_:)`` is running actions.
   public var isEnabled: Bool { state.withLock { $0.running } }
 
-  /// The current time, as the converter turns the clock into an ``RxTime``.
+  /// The current time, as the converter turns the clock into a `Date` (``RxTime``).
   public var now: RxTime { converter.convertFromVirtualTime(currentClock()) }
 
   /// The clock, read under the lock (a method, so that it can be pre-specialized).
   private func currentClock() -> VirtualTime {
     bridge.restore(state.withLock { $0.clock })
   }
+
+  /// The clock in whole nanoseconds since 1970, for the time operators (``SchedulerClock``).
+  var nanosecondsNow: Int64 { bridge.nanoseconds(currentClock()) }
 
   /// Runs `action` now, after actions already due now (at the time ``adjustScheduledTime(_:)``
   /// gives for the current clock).
@@ -582,8 +590,9 @@ private final class VirtualPeriodicRun<Converter: VirtualTimeConverterType, Stat
 }
 
 /// A virtual time as the queue keeps it: a number for the clocks Streams knows
-/// (``VirtualTickConverter``'s ticks, ``HistoricalSchedulerTimeConverter``'s nanoseconds), or the
-/// converter's own time in a box, ordered by the converter, for a converter of the user's.
+/// (``VirtualTickConverter``'s ticks, ``HistoricalSchedulerTimeConverter``'s `Date` as the bits of
+/// its `Double`, made to order as integers), or the converter's own time in a box, ordered by the
+/// converter, for a converter of the user's.
 struct VirtualInstant: Sendable {
   /// How two boxed times compare: the converter's `compareVirtualTime`.
   typealias Order =
@@ -612,6 +621,8 @@ struct VirtualInstantBridge<Time: Sendable>: Sendable {
   let erase: @Sendable (Time) -> VirtualInstant
   let restore: @Sendable (VirtualInstant) -> Time
   let order: VirtualInstant.Order?
+  /// The time in whole nanoseconds since 1970, for ``SchedulerClock``: exact for ticks.
+  let nanoseconds: @Sendable (Time) -> Int64
 
   init<Converter: VirtualTimeConverterType>(_ converter: Converter)
   where Converter.VirtualTimeUnit == Time {
@@ -620,11 +631,14 @@ struct VirtualInstantBridge<Time: Sendable>: Sendable {
       erase = { VirtualInstant(value: Int64(unsafeBitCast($0, to: Int.self))) }
       restore = { unsafeBitCast(Int($0.value), to: Time.self) }
       order = nil
+      let ticks = unsafeBitCast(converter, to: VirtualTickConverter.self)
+      nanoseconds = { ticks.nanoseconds(unsafeBitCast($0, to: Int.self)) }
     } else if Converter.self == HistoricalSchedulerTimeConverter.self {
-      // Time is RxTime.
-      erase = { VirtualInstant(value: unsafeBitCast($0, to: RxTime.self).nanoseconds) }
-      restore = { unsafeBitCast(RxTime(nanoseconds: $0.value), to: Time.self) }
+      // Time is RxTime (a `Date`).
+      erase = { VirtualInstant(value: Self.orderedBits(unsafeBitCast($0, to: RxTime.self))) }
+      restore = { unsafeBitCast(Self.date(orderedBits: $0.value), to: Time.self) }
       order = nil
+      nanoseconds = { unsafeBitCast($0, to: RxTime.self).streamsNanoseconds }
     } else {
       erase = { VirtualInstant(value: 0, boxed: VirtualTimeBox($0)) }
       restore = { instant in
@@ -638,6 +652,22 @@ struct VirtualInstantBridge<Time: Sendable>: Sendable {
           unsafeDowncast(lhs, to: VirtualTimeBox<Time>.self).time,
           unsafeDowncast(rhs, to: VirtualTimeBox<Time>.self).time)
       }
+      nanoseconds = { converter.convertFromVirtualTime($0).streamsNanoseconds }
     }
   }
+
+  /// `date` as an integer that orders as the date does: the bits of its `Double`, with the
+  /// magnitude bits of negative values flipped. Exact, and its own inverse (``date(orderedBits:)``).
+  static func orderedBits(_ date: RxTime) -> Int64 {
+    let bits = Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern)
+    return bits < 0 ? bits ^ Int64.max : bits
+  }
+
+  /// The date ``orderedBits(_:)`` made `bits` from.
+  static func date(orderedBits bits: Int64) -> RxTime {
+    let raw = bits < 0 ? bits ^ Int64.max : bits
+    return RxTime(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: raw)))
+  }
 }
+
+extension VirtualTimeScheduler: NanosecondClock {}

@@ -51,7 +51,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     resultSelector: @escaping ([Element]) throws -> Result
   ) -> Single<Result> where C.Element == Single<Element> {
     let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
-    let resultSelector = caller.checked(resultSelector)
+    let resultSelector = isolation == nil ? resultSelector : caller.checked(resultSelector)
     // As in RxSwift: core `zip` of no sources completes without an element, so an empty
     // collection is handled here.
     guard !collection.isEmpty else {
@@ -153,13 +153,14 @@ private enum ZipArity {
       subscribers.append(TraitZip.erase(source))
       upstreams.append(source.traceID)
     }
+    let select = { (values: [Any]) throws -> Result in
+      var reader = PackReader(values)
+      return try resultSelector(
+        reader.take(E1.self), reader.take(E2.self), repeat reader.take((each E).self))
+    }
     return TraitZip.zip(
       subscribers, upstreams: upstreams, file: file, line: line,
-      resultSelector: caller.checked { values in
-        var reader = PackReader(values)
-        return try resultSelector(
-          reader.take(E1.self), reader.take(E2.self), repeat reader.take((each E).self))
-      })
+      resultSelector: caller.actor == nil ? select : caller.checked(select))
   }
 
   static func zip<Element, Result>(

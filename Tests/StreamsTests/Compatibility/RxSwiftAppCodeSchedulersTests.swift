@@ -1,10 +1,10 @@
 // Test code in the shape RxSwift 6 test suites write their own virtual-time schedulers in (a
 // converter and a `VirtualTimeScheduler` subclass over it, as RxSwift's own `TestVirtualScheduler`),
-// compiled against Streams with the imports changed and the two RxSwift-to-Streams differences
-// the migration guide lists: `RxTime` is not a `Date` (so the two absolute-time conversions are
-// written over nanoseconds), and the subclass restates `@unchecked Sendable`. The interval
-// conversions keep RxSwift's `Double` seconds (`TimeInterval`).
+// compiled against Streams with the imports changed and the one RxSwift-to-Streams difference
+// the migration guide lists for it: the subclass restates `@unchecked Sendable`. Times are
+// `Date`s and intervals `Double` seconds (`TimeInterval`), as in RxSwift.
 
+import Foundation
 import Streams
 import Testing
 
@@ -14,18 +14,20 @@ struct TenSecondsVirtualTimeConverter: VirtualTimeConverterType {
   typealias VirtualTimeIntervalUnit = Int
 
   func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime {
-    RxTime(nanoseconds: Int64(virtualTime) * 10_000_000_000)
+    Date(timeIntervalSince1970: TimeInterval(virtualTime) * 10.0)
   }
 
   func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit {
-    Int(time.nanoseconds / 10_000_000_000)
+    Int(time.timeIntervalSince1970 / 10.0)
   }
 
-  func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit) -> Double {
-    Double(virtualTimeInterval * 10)
+  func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> TimeInterval
+  {
+    TimeInterval(virtualTimeInterval * 10)
   }
 
-  func convertToVirtualTimeInterval(_ timeInterval: Double) -> VirtualTimeIntervalUnit {
+  func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit {
     Int(timeInterval / 10.0)
   }
 
@@ -56,7 +58,7 @@ struct RxSwiftAppCodeSchedulersTests {
   @Test("initial clock, start, nested scheduling")
   func start() {
     let scheduler = TenSecondsVirtualScheduler(initialClock: 10)
-    #expect(scheduler.now == RxTime(nanoseconds: 100_000_000_000))
+    #expect(scheduler.now == Date(timeIntervalSince1970: 100.0))
     #expect(scheduler.clock == 10)
 
     let times = BehaviorRelay<[Int]>(value: [])

@@ -21,6 +21,28 @@ struct ThrottleTests {
     #expect(xs.subscriptions == [Subscription(200, 500)])
   }
 
+  @Test("an element exactly dueTime after the last one sent is sent, at millisecond ticks")
+  func exactBoundaryAtMillisecondTicks() {
+    // Times as `Date`s near 1970 are good to about 0.1 µs, so an interval computed from two of
+    // them lands a hair off 100 ms; the operator reads the scheduler's clock in whole
+    // nanoseconds and sees exactly 100 ms.
+    let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
+    var elements: [Recorded<Event<Int>>] = []
+    var expected: [Recorded<Event<Int>>] = []
+    for index in 0..<20 {
+      let time = 210 + 100 * index
+      elements.append(.next(time - 1, -index))  // 99 ms after the last one sent: dropped
+      elements.append(.next(time, index))
+      expected.append(.next(time, index))
+    }
+    elements.removeFirst()
+    let xs = scheduler.createHotObservable(elements)
+    let res = scheduler.start(disposed: 5000) {
+      xs.throttle(.milliseconds(100), latest: false, scheduler: scheduler)
+    }
+    #expect(res.events == expected)
+  }
+
   @Test("latest: completion after the pending element was sent is forwarded at once")
   func latestCompletedAfterDueTime() {
     let scheduler = TestScheduler(initialClock: 0)

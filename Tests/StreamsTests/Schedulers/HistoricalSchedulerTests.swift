@@ -1,23 +1,24 @@
+import Foundation
 @_spi(StreamsInternal) import Streams
 import StreamsTest
 import Testing
 
-/// `HistoricalScheduler`: virtual time over `RxTime`, intervals in seconds.
+/// `HistoricalScheduler`: virtual time over `Date`, intervals in seconds.
 @Suite("HistoricalScheduler")
 struct HistoricalSchedulerTests {
   /// 2023-11-14 22:13:20 UTC.
-  static let start = RxTime(nanoseconds: 1_700_000_000_000_000_000)
+  static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
   /// Seconds since `start` of the scheduler's clock.
   static func elapsed(_ scheduler: HistoricalScheduler) -> Int64 {
-    (scheduler.clock.nanoseconds - start.nanoseconds) / 1_000_000_000
+    Int64(scheduler.clock.timeIntervalSince(start))
   }
 
   @Test("the clock starts at 1970 by default, and now is the clock")
   func initialClock() {
     let scheduler = HistoricalScheduler()
-    #expect(scheduler.clock == RxTime(nanoseconds: 0))
-    #expect(scheduler.now == RxTime(nanoseconds: 0))
+    #expect(scheduler.clock == Date(timeIntervalSince1970: 0))
+    #expect(scheduler.now == Date(timeIntervalSince1970: 0))
     let later = HistoricalScheduler(initialClock: Self.start)
     #expect(later.now == Self.start)
   }
@@ -31,8 +32,8 @@ struct HistoricalSchedulerTests {
       ("now", .seconds(0)), ("c", .seconds(2)),
     ] {
       _ = scheduler.scheduleRelative(name, dueTime: delay) { name in
-        let nanoseconds = scheduler.clock.nanoseconds - Self.start.nanoseconds
-        log.withLock { $0.append("\(name)@\(nanoseconds / 1_000_000)ms") }
+        let milliseconds = Int((scheduler.clock.timeIntervalSince(Self.start) * 1000).rounded())
+        log.withLock { $0.append("\(name)@\(milliseconds)ms") }
         return Disposables.create()
       }
     }
@@ -40,11 +41,11 @@ struct HistoricalSchedulerTests {
     #expect(log.withLock { $0 } == ["now@0ms", "a@1500ms", "b@2000ms", "c@2000ms"])
   }
 
-  @Test("absolute and relative virtual scheduling take an RxTime and seconds")
+  @Test("absolute and relative virtual scheduling take a Date and seconds")
   func virtualScheduling() {
     let scheduler = HistoricalScheduler(initialClock: Self.start)
     let log = Protected<[String]>([])
-    _ = scheduler.scheduleAbsoluteVirtual("abs", time: Self.start.adding(.seconds(30))) { name in
+    _ = scheduler.scheduleAbsoluteVirtual("abs", time: Self.start.addingTimeInterval(30)) { name in
       log.withLock { $0.append("\(name)@\(Self.elapsed(scheduler))") }
       return Disposables.create()
     }
@@ -67,11 +68,11 @@ struct HistoricalSchedulerTests {
         return Disposables.create()
       }
     }
-    scheduler.advanceTo(Self.start.adding(.seconds(25)))
+    scheduler.advanceTo(Self.start.addingTimeInterval(25))
     #expect(log.withLock { $0 } == [10, 20])
     #expect(Self.elapsed(scheduler) == 25)
     scheduler.sleep(2.5)
-    #expect(scheduler.now == Self.start.adding(.milliseconds(27_500)))
+    #expect(scheduler.now == Self.start.addingTimeInterval(27.5))
     scheduler.start()
     #expect(log.withLock { $0 } == [10, 20, 30])
     #expect(Self.elapsed(scheduler) == 30)
@@ -112,7 +113,9 @@ struct HistoricalSchedulerTests {
         log.withLock { $0.append("\(value)@\(Self.elapsed(scheduler))") }
       })
     for (value, seconds) in [("a", 1), ("b", 90), ("c", 200)] {
-      _ = scheduler.scheduleAbsoluteVirtual(value, time: Self.start.adding(.seconds(seconds))) {
+      _ = scheduler.scheduleAbsoluteVirtual(
+        value, time: Self.start.addingTimeInterval(Double(seconds))
+      ) {
         value in
         subject.onNext(value)
         if value == "b" { subject.onNext("b2") }
@@ -129,6 +132,32 @@ struct HistoricalSchedulerTests {
     debounced.dispose()
   }
 
+  @Test("work at dates before 1970, between 1970 and 2001 and after runs in date order")
+  func ordersDatesAcrossEpochs() {
+    // `Date` keeps seconds since 2001 in a `Double`; the queue orders its bit patterns, so
+    // negative ones (before 2001), both zeros and fractions must keep the dates' order.
+    let scheduler = HistoricalScheduler(initialClock: Date(timeIntervalSince1970: -1e9))
+    let dates: [(String, Date)] = [
+      ("2001+1", Date(timeIntervalSinceReferenceDate: 1)),
+      ("1969", Date(timeIntervalSince1970: -86_400)),
+      ("2001", Date(timeIntervalSinceReferenceDate: 0)),
+      ("2001-0.5", Date(timeIntervalSinceReferenceDate: -0.5)),
+      ("1970", Date(timeIntervalSince1970: 0)),
+      ("2023", Self.start),
+      ("1938", Date(timeIntervalSince1970: -1e9 + 1)),
+    ]
+    let log = Protected<[String]>([])
+    for (name, date) in dates {
+      _ = scheduler.scheduleAbsoluteVirtual(name, time: date) { name in
+        log.withLock { $0.append(name) }
+        return Disposables.create()
+      }
+    }
+    scheduler.start()
+    #expect(log.withLock { $0 } == ["1938", "1969", "1970", "2001-0.5", "2001", "2001+1", "2023"])
+    #expect(scheduler.clock == Self.start)
+  }
+
   @Test("sleeping backwards stops with a message")
   func sleepBackwards() async {
     await #expect(processExitsWith: .failure) {
@@ -139,24 +168,23 @@ struct HistoricalSchedulerTests {
 
 @Suite("HistoricalSchedulerTimeConverter")
 struct HistoricalSchedulerTimeConverterTests {
-  @Test("conversions are the identity; offsets round to the nanosecond and saturate")
+  @Test("conversions are the identity; offsets and advances are Date arithmetic")
   func conversions() {
     let converter = HistoricalSchedulerTimeConverter()
-    let time = RxTime(nanoseconds: 42)
+    let time = Date(timeIntervalSince1970: 42)
     #expect(converter.convertFromVirtualTime(time) == time)
     #expect(converter.convertToVirtualTime(time) == time)
     #expect(converter.convertFromVirtualTimeInterval(1.25) == 1.25)
     #expect(converter.convertToVirtualTimeInterval(1.25) == 1.25)
-    #expect(converter.offsetVirtualTime(time, offset: 1e-9) == RxTime(nanoseconds: 43))
-    #expect(converter.offsetVirtualTime(time, offset: -1.5) == RxTime(nanoseconds: -1_499_999_958))
-    #expect(converter.offsetVirtualTime(time, offset: 1e300) == RxTime(nanoseconds: Int64.max))
-    #expect(
-      converter.offsetVirtualTime(RxTime(nanoseconds: Int64.max - 1), offset: 1)
-        == RxTime(nanoseconds: Int64.max))
-    #expect(converter.offsetVirtualTime(time, offset: -1e300) == RxTime(nanoseconds: Int64.min))
-    #expect(converter.compareVirtualTime(time, RxTime(nanoseconds: 43)) == .lessThan)
+    #expect(converter.offsetVirtualTime(time, offset: 1.5) == Date(timeIntervalSince1970: 43.5))
+    #expect(converter.offsetVirtualTime(time, offset: -42) == Date(timeIntervalSince1970: 0))
+    let later = Date(timeIntervalSince1970: 43)
+    #expect(converter.compareVirtualTime(time, later) == .lessThan)
     #expect(converter.compareVirtualTime(time, time) == .equal)
-    #expect(converter.compareVirtualTime(RxTime(nanoseconds: 43), time) == .greaterThan)
-    #expect(converter.virtualTime(time, advancedBy: .microseconds(1)) == RxTime(nanoseconds: 1042))
+    #expect(converter.compareVirtualTime(later, time) == .greaterThan)
+    #expect(
+      converter.virtualTime(time, advancedBy: .milliseconds(500))
+        == Date(timeIntervalSince1970: 42.5))
+    #expect(converter.virtualTime(time, advancedBy: .never) == Date.distantFuture)
   }
 }

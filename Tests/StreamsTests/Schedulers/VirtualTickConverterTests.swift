@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTest
 import Testing
@@ -7,9 +8,9 @@ struct VirtualTickConverterTests {
   @Test("ticks of resolution seconds, rounded to the nearest tick")
   func conversions() {
     let converter = VirtualTickConverter(resolution: 0.001)
-    #expect(converter.convertFromVirtualTime(1500) == RxTime(nanoseconds: 1_500_000_000))
-    #expect(converter.convertToVirtualTime(RxTime(nanoseconds: 1_500_400_000)) == 1500)
-    #expect(converter.convertToVirtualTime(RxTime(nanoseconds: 1_500_600_000)) == 1501)
+    #expect(converter.convertFromVirtualTime(1500) == Date(timeIntervalSince1970: 1.5))
+    #expect(converter.convertToVirtualTime(Date(timeIntervalSince1970: 1.5004)) == 1500)
+    #expect(converter.convertToVirtualTime(Date(timeIntervalSince1970: 1.5006)) == 1501)
     #expect(converter.convertFromVirtualTimeInterval(250) == 0.25)
     #expect(converter.convertToVirtualTimeInterval(0.2504) == 250)
     #expect(converter.offsetVirtualTime(10, offset: 5) == 15)

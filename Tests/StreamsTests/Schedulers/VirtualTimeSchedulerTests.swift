@@ -1,3 +1,4 @@
+import Foundation
 @_spi(StreamsInternal) import Streams
 import StreamsTest
 import Testing
@@ -84,7 +85,7 @@ struct VirtualTimeSchedulerTests {
     _ = scheduler.scheduleRelative((), dueTime: .milliseconds(40)) { _ in Disposables.create() }
     scheduler.start()
     #expect(scheduler.clock == 40)
-    #expect(scheduler.now == RxTime(nanoseconds: 40_000_000))
+    #expect(scheduler.now == Date(timeIntervalSince1970: 0.04))
   }
 
   @Test("periodic work built on relative scheduling fires at exact multiples of the period")
@@ -240,10 +241,10 @@ private struct MinuteConverter: VirtualTimeConverterType {
   typealias VirtualTimeIntervalUnit = Int
 
   func convertFromVirtualTime(_ virtualTime: Minute) -> RxTime {
-    RxTime(nanoseconds: Int64(virtualTime.value) * 60_000_000_000)
+    Date(timeIntervalSince1970: Double(virtualTime.value) * 60)
   }
   func convertToVirtualTime(_ time: RxTime) -> Minute {
-    Minute(value: Int(time.nanoseconds / 60_000_000_000))
+    Minute(value: Int(time.timeIntervalSince1970 / 60))
   }
   func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> Double {
     Double(virtualTimeInterval * 60)
@@ -273,7 +274,7 @@ struct VirtualTimeSchedulerConverterTests {
   func clockAndNow() {
     let scheduler = MinuteScheduler(initialClock: Minute(value: 3))
     #expect(scheduler.clock == Minute(value: 3))
-    #expect(scheduler.now == RxTime(nanoseconds: 180_000_000_000))
+    #expect(scheduler.now == Date(timeIntervalSince1970: 180))
     #expect(scheduler.isEnabled == false)
   }
 

@@ -42,7 +42,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
-    let resultSelector = caller.checked(resultSelector)
+    let resultSelector = isolation == nil ? resultSelector : caller.checked(resultSelector)
     let first = source1.asObservable()
     let second = source2.asObservable()
     return Observable(
@@ -100,6 +100,10 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
+    let select: ((Source1.Element, Source2.Element, Source3.Element)) throws -> Element = {
+      try resultSelector($0.0, $0.1, $0.2)
+    }
+    let selector = isolation == nil ? select : caller.checked(select)
     let first = source1.asObservable()
     let second = source2.asObservable()
     let third = source3.asObservable()
@@ -112,11 +116,7 @@ extension ObservableType {
       let state = TypedCombineStateMachine<Latest, Values>(
         empty: (nil, nil, nil), count: 3, completesWhenOthersDone: true
       ) { latest in ((latest.0!, latest.1!, latest.2!), 0b111) }
-      let sink = TypedCombineSink(
-        downstream: observer, state: state,
-        resultSelector: caller.checked { values in
-          try resultSelector(values.0, values.1, values.2)
-        })
+      let sink = TypedCombineSink(downstream: observer, state: state, resultSelector: selector)
       sink.subscribe(0, to: first) { $0.0.replace(with: $1) }
       sink.subscribe(1, to: second) { $0.1.replace(with: $1) }
       sink.subscribe(2, to: third) { $0.2.replace(with: $1) }
@@ -165,18 +165,19 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
+    let select = { (values: ContiguousArray<Any>) throws -> Element in
+      var reader = PackReader(values)
+      return try resultSelector(
+        reader.take(Source1.Element.self), reader.take(Source2.Element.self),
+        repeat reader.take((each Source).Element.self))
+    }
     var erased = [PackSupport.erase(source1), PackSupport.erase(source2)]
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
       kind: "combineLatest", mode: .latest, upstreams: erased.map(\.traceID),
       subscribers: erased.map(\.subscribe),
       file: file, line: line,
-      resultSelector: caller.checked { values in
-        var reader = PackReader(values)
-        return try resultSelector(
-          reader.take(Source1.Element.self), reader.take(Source2.Element.self),
-          repeat reader.take((each Source).Element.self))
-      })
+      resultSelector: isolation == nil ? select : caller.checked(select))
   }
 
   /// Combines the latest elements of the sources in `collection` with `resultSelector` whenever
@@ -208,7 +209,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> where Sources.Element: ObservableType {
     let caller = CallerIsolation(isolation, api: "combineLatest", file: file, line: line)
-    let resultSelector = caller.checked(resultSelector)
+    let resultSelector = isolation == nil ? resultSelector : caller.checked(resultSelector)
     let observables = collection.map { $0.asObservable() }
     return CombineSink.observable(
       kind: "combineLatest", mode: .latest, upstreams: observables.map(\.traceID),

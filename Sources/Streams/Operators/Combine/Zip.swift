@@ -42,7 +42,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
-    let resultSelector = caller.checked(resultSelector)
+    let resultSelector = isolation == nil ? resultSelector : caller.checked(resultSelector)
     let first = source1.asObservable()
     let second = source2.asObservable()
     return Observable(
@@ -100,6 +100,10 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
+    let select: ((Source1.Element, Source2.Element, Source3.Element)) throws -> Element = {
+      try resultSelector($0.0, $0.1, $0.2)
+    }
+    let selector = isolation == nil ? select : caller.checked(select)
     let first = source1.asObservable()
     let second = source2.asObservable()
     let third = source3.asObservable()
@@ -121,11 +125,7 @@ extension ObservableType {
           | (queues.2.isEmpty ? 0 : 0b100)
         return (values, filled)
       }
-      let sink = TypedCombineSink(
-        downstream: observer, state: state,
-        resultSelector: caller.checked { values in
-          try resultSelector(values.0, values.1, values.2)
-        })
+      let sink = TypedCombineSink(downstream: observer, state: state, resultSelector: selector)
       sink.subscribe(0, to: first) { $0.0.append($1) }
       sink.subscribe(1, to: second) { $0.1.append($1) }
       sink.subscribe(2, to: third) { $0.2.append($1) }
@@ -173,17 +173,18 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
+    let select = { (values: ContiguousArray<Any>) throws -> Element in
+      var reader = PackReader(values)
+      return try resultSelector(
+        reader.take(Source1.Element.self), reader.take(Source2.Element.self),
+        repeat reader.take((each Source).Element.self))
+    }
     var erased = [PackSupport.erase(source1), PackSupport.erase(source2)]
     for source in repeat each sources { erased.append(PackSupport.erase(source)) }
     return CombineSink.observable(
       kind: "zip", mode: .zip(completesWhenOthersDone: false), upstreams: erased.map(\.traceID),
       subscribers: erased.map(\.subscribe), file: file, line: line,
-      resultSelector: caller.checked { values in
-        var reader = PackReader(values)
-        return try resultSelector(
-          reader.take(Source1.Element.self), reader.take(Source2.Element.self),
-          repeat reader.take((each Source).Element.self))
-      })
+      resultSelector: isolation == nil ? select : caller.checked(select))
   }
 
   /// Pairs the n-th elements of the sources in `collection` and combines them with
@@ -215,7 +216,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<Element> where Sources.Element: ObservableType {
     let caller = CallerIsolation(isolation, api: "zip", file: file, line: line)
-    let resultSelector = caller.checked(resultSelector)
+    let resultSelector = isolation == nil ? resultSelector : caller.checked(resultSelector)
     let observables = collection.map { $0.asObservable() }
     return CombineSink.observable(
       kind: "zip", mode: .zip(completesWhenOthersDone: true),

@@ -73,7 +73,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<GroupedObservable<Key, Element>> {
     let caller = CallerIsolation(isolation, api: "groupBy", file: file, line: line)
-    let keySelector = caller.checked(keySelector)
+    let keySelector = isolation == nil ? keySelector : caller.checked(keySelector)
     let source = asObservable()
     return Observable(kind: "groupBy", upstreams: [source.traceID], file: file, line: line) {
       observer in

@@ -34,7 +34,7 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> Observable<ResultType> {
     let caller = CallerIsolation(isolation, api: "withLatestFrom", file: file, line: line)
-    let resultSelector = caller.checked(resultSelector)
+    let resultSelector = isolation == nil ? resultSelector : caller.checked(resultSelector)
     let first = asObservable()
     let second = second.asObservable()
     return Observable(
