@@ -158,8 +158,7 @@ public final class StateCell<Value> {
   /// The current value, without registering an Observation read: for the modules that connect
   /// cells to other systems, so that subscribing inside a view's `body` does not make the view
   /// depend on the cell.
-  @_spi(StreamsInternal)
-  public var untrackedValue: Value { storage }
+  package var untrackedValue: Value { storage }
 
   /// Runs `action` with each new value after it is stored, on the main actor, until the returned
   /// observation is cancelled or the cell is deinitialized. `action` is not called with the
@@ -179,8 +178,7 @@ public final class StateCell<Value> {
 
   /// Registers an after-change action and an action that runs when the cell is deinitialized (on
   /// the thread that releases it), for the modules that connect cells to other systems.
-  @_spi(StreamsInternal)
-  public func observe(
+  package func observe(
     onChange: (@MainActor (Value) -> Void)?, onEnd: (@Sendable () -> Void)?
   ) -> StateObservation {
     observers.add(onChange: onChange, onEnd: onEnd)

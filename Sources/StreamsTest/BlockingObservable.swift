@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(StreamsInternal) public import Streams
+public import Streams
 
 extension ObservableConvertibleType {
   /// Converts the sequence into a ``BlockingObservable``, whose operators block the calling

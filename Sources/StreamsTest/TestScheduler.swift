@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) public import Streams
+public import Streams
 
 /// A virtual-time scheduler for tests, shaped like RxTest's `TestScheduler`.
 ///

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) public import Streams
+public import Streams
 
 /// A test observable that records its subscriptions: created by ``TestScheduler``'s
 /// `createHotObservable` and `createColdObservable`.

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) public import Streams
+public import Streams
 
 /// An observer that records every event with the virtual time it arrived at.
 ///

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 
 /// The names of the schedulers and queues that work hopped through (`main queue`, `queue
 /// com.app.search`), numbered so that a frame and a ring entry carry one in 16 bits.

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsShims
 
 /// A node's recent values: plain values written by the delivering thread itself, without the

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsShims
 
 #if canImport(Glibc)
@@ -133,7 +133,7 @@ struct ThreadContext {
   ) {
     let depth = streams_trace_depth_get()
     if depth == 0 {
-      state.pointee.time = fineTime ? Clock.now : Clock.coarse
+      state.pointee.time = fineTime ? MonotonicClock.now : MonotonicClock.coarse
     } else {
       grow()
     }
@@ -218,7 +218,7 @@ struct ThreadContext {
 
   private static func make() -> ThreadContext {
     let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-    state.initialize(to: State(number: UInt32(truncatingIfNeeded: threadNumbers.next())))
+    state.initialize(to: State(number: UInt32(truncatingIfNeeded: threadNumbers.increment())))
     // The key's destructor frees the state when the thread exits; the C thread-local variable
     // is what reads it.
     pthread_setspecific(key, state)
@@ -247,17 +247,6 @@ struct ThreadContext {
     return key
   }()
 
-  private static let threadNumbers = ThreadNumbers()
-}
-
-/// Hands out thread numbers.
-final class ThreadNumbers: Sendable {
-  private let counter = Protected(0)
-
-  func next() -> Int {
-    counter.withLock { count in
-      count += 1
-      return count
-    }
-  }
+  /// Hands out thread numbers, from 1.
+  private static let threadNumbers = AtomicCounter()
 }

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsShims
 
 #if canImport(Glibc)
@@ -6,41 +6,6 @@ import StreamsShims
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// What a ``TraceRecorder`` keeps.
-public struct TraceConfiguration: Sendable {
-  /// How many recent element descriptions each node keeps; 0 records no values (for sensitive
-  /// data).
-  public var recentValues: Int
-  /// How many recent deliveries the trace keeps (for causal chains and cycles).
-  public var recentDeliveries: Int
-  /// Whether the ring of recent deliveries keeps every delivery from a node to its subscriber,
-  /// timed with the precise clock (`true`: for a timeline of the whole pipeline), or only the
-  /// sends into subjects and relays, where one event crosses into another object's code
-  /// (`false`, the default: enough for chains across files and dynamic cycles, and several times
-  /// cheaper; see `Guides/Tracing.md`).
-  public var timeline: Bool
-  /// Folders holding the app's source, searched to name nodes by the stored properties that
-  /// hold them (`CartStore.added`) when a file's full path is not known. Subjects and relays
-  /// record their file's full path, which usually suffices on the machine that built the app;
-  /// empty by default.
-  public var sourceRoots: [String]
-
-  /// A configuration; the defaults keep 8 values per node and the last 4096 sends.
-  public init(
-    recentValues: Int = 8, recentDeliveries: Int = 4096, timeline: Bool = false,
-    sourceRoots: [String] = []
-  ) {
-    if recentValues < 0 { fatalError("TraceConfiguration: recentValues must not be negative") }
-    if recentDeliveries < 0 {
-      fatalError("TraceConfiguration: recentDeliveries must not be negative")
-    }
-    self.recentValues = recentValues
-    self.recentDeliveries = recentDeliveries
-    self.timeline = timeline
-    self.sourceRoots = sourceRoots
-  }
-}
 
 /// Records the who-emits-to-whom graph of everything subscribed while it is installed.
 ///
@@ -100,7 +65,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     self.sourceNames = SourceNames(roots: configuration.sourceRoots)
   }
 
-  private static let serials = AtomicWord()
+  private static let serials = AtomicCounter()
 
   /// Installs a recorder, runs `body`, puts back the tracer installed before (if any), and
   /// returns what it recorded.
@@ -151,7 +116,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   ) {
     let traceNode = node.asObservable().traceNode
     withState { state in
-      let id = state.addNode(traceNode, owner: owner, now: Clock.now)
+      let id = state.addNode(traceNode, owner: owner, now: MonotonicClock.now)
       state.nodes[id]?.name = name
       if let owner { state.nodes[id]?.owner = owner }
     }
@@ -170,7 +135,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let context = ThreadContext.current
     let subscriber = context.currentSubscriber
     let record = withState { state in
-      state.subscribe(node, by: subscriber, now: Clock.now)
+      state.subscribe(node, by: subscriber, now: MonotonicClock.now)
     }
     return NodeSubscription(recorder: self, record: record)
   }
@@ -178,7 +143,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   public func terminal(_ node: TraceNode, owner: AnyObject?) -> (any TraceSubscription)? {
     let ownerName = owner.map { String(describing: type(of: $0)) }
     let id = withState { state in
-      state.addTerminal(node, owner: ownerName, ownerObject: owner, now: Clock.now)
+      state.addTerminal(node, owner: ownerName, ownerObject: owner, now: MonotonicClock.now)
     }
     return TerminalSubscription(recorder: self, node: id)
   }
@@ -214,7 +179,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// Begins a send into `subject` on the thread of `context`: pushes its frame and returns the
   /// event to queue for it, with where the subject's values go.
   @inline(__always)
-  private func startSend(
+  func startSend(
     _ kind: TraceEventKind, into subject: UInt64, node: () -> TraceNode,
     in context: ThreadContext
   ) -> (QueuedEvent, Unmanaged<NodeValues>?) {
@@ -227,7 +192,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
       kind: .send, event: TraceGraph.EventKind(kind),
       hop: parent?.via ?? .direct, thread: context.number,
       delivery: delivery, from: parent?.node ?? 0, to: known.canonical,
-      cause: parent?.delivery ?? 0, time: timeline ? Clock.now : context.time,
+      cause: parent?.delivery ?? 0, time: timeline ? MonotonicClock.now : context.time,
       cell: nil)
     return (event, known.values)
   }
@@ -388,35 +353,13 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     let cached = context.state.pointee.knownSubjects[slot]
     if cached.id == id { return cached }
     let node = node()
-    let (canonical, values) = withState { state in state.addSubject(node, now: Clock.now) }
+    let (canonical, values) = withState { state in state.addSubject(node, now: MonotonicClock.now) }
     // The cache is keyed by the observable's id; what it holds is its canonical node.
     let known = ThreadContext.KnownSubject(
       id: id, canonical: canonical, values: values.map { Unmanaged.passUnretained($0) })
     _ = queue(of: context)  // the lock above may have run user code that recorded elsewhere
     context.state.pointee.knownSubjects[slot] = known
     return known
-  }
-}
-
-/// A word of memory with atomic increments.
-///
-/// `@unchecked Sendable`: the word is only touched through atomic operations.
-final class AtomicWord: @unchecked Sendable {
-  private let word: UnsafeMutablePointer<Int>
-
-  init() {
-    word = .allocate(capacity: 1)
-    word.initialize(to: 0)
-  }
-
-  deinit {
-    word.deallocate()
-  }
-
-  /// Adds one; returns the new value.
-  @inline(__always)
-  func increment() -> Int {
-    streams_atomic_fetch_add(word, 1) &+ 1
   }
 }
 
@@ -427,289 +370,5 @@ extension TraceGraph.EventKind {
     case .error: self = .error
     case .completed: self = .completed
     }
-  }
-}
-
-/// One traced subscription of a node by a subscriber.
-final class NodeSubscription: TraceSubscription, DirectTraceSubscription {
-  let recorder: TraceRecorder
-  let record: SubscriptionRecord
-  let timeline: Bool
-  let recordsValues: Bool
-
-  init(recorder: TraceRecorder, record: SubscriptionRecord) {
-    self.recorder = recorder
-    self.record = record
-    self.timeline = recorder.configuration.timeline
-    self.recordsValues = recorder.configuration.recentValues > 0
-  }
-
-  func deliver(_ kind: TraceEventKind, value: () -> TraceValue?, _ body: () -> Void) {
-    let context = ThreadContext.current
-    event(kind, value: value, in: context)
-    body()
-    context.pop()
-  }
-
-  func begin(_ kind: TraceEventKind, value: () -> TraceValue?) {
-    event(kind, value: value, in: ThreadContext.current)
-  }
-
-  func beginPlain(_ type: any Any.Type, _ first: UInt64, _ second: UInt64) {
-    let context = ThreadContext.current
-    guard !timeline else { return beginTimeline(type, first, second, in: context) }
-    let parent = context.currentDeliveryFrame
-    // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
-    context.push(
-      .delivering, node: record.subscriber, delivery: parent?.delivery ?? 0,
-      via: parent?.via ?? .direct, fineTime: false)
-    let time = context.time
-    record.count(at: time)
-    if let ring = record.valueRing {
-      ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, key: time) }
-    }
-  }
-
-  /// ``beginPlain(_:_:_:)`` in timeline mode, out of line.
-  @inline(never)
-  private func beginTimeline(
-    _ type: any Any.Type, _ first: UInt64, _ second: UInt64, in context: ThreadContext
-  ) {
-    let parent = context.currentDeliveryFrame
-    let cause = parent?.delivery ?? 0
-    let via = parent?.via ?? .direct
-    let delivery = recorder.nextDeliveryID()
-    let now = Clock.now
-    context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
-    record.count(at: now)
-    var event = QueuedEvent(
-      kind: .delivery, event: .next, hop: via, thread: context.number, delivery: delivery,
-      from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
-    if recordsValues {
-      if let ring = record.valueRing {
-        // Keyed, as every operator value, by the outermost delivery's time.
-        ring._withUnsafeGuaranteedRef { $0.keep(type: type, first, second, key: context.time) }
-      }
-      if recorder.ringKeepsValues {
-        event.setValue(type: type, first, second)
-      }
-    }
-    recorder.enqueue(event, in: context)
-  }
-
-  @inline(__always)
-  private func event(_ kind: TraceEventKind, value: () -> TraceValue?, in context: ThreadContext) {
-    let parent = context.currentDeliveryFrame
-    let cause = parent?.delivery ?? 0
-    let via = parent?.via ?? .direct
-    guard timeline else {
-      // The delivery belongs to the send (or hop) that set it off; nothing is queued for it.
-      context.push(
-        .delivering, node: record.subscriber, delivery: cause, via: via, fineTime: false)
-      let time = context.time
-      record.count(at: time)
-      if kind == .next, let ring = record.valueRing, let made = value() {
-        keep(made, in: ring, cause: cause, in: context)
-      }
-      return
-    }
-    // A timeline times every delivery with the precise clock.
-    let delivery = recorder.nextDeliveryID()
-    let now = Clock.now
-    context.push(.delivering, node: record.subscriber, delivery: delivery, fineTime: true)
-    record.count(at: now)
-    let event = QueuedEvent(
-      kind: .delivery, event: TraceGraph.EventKind(kind),
-      hop: via, thread: context.number, delivery: delivery,
-      from: record.node, to: record.subscriber, cause: cause, time: now, cell: nil)
-    guard recordsValues, let made = value() else { return recorder.enqueue(event, in: context) }
-    if kind == .next, let ring = record.valueRing {
-      keep(made, in: ring, cause: cause, in: context)
-    }
-    if recorder.ringKeepsValues {
-      recorder.enqueue(event, value: made, in: context)
-    } else {
-      recorder.enqueue(event, in: context)
-    }
-  }
-
-  /// Keeps `value` among the node's recent values, keyed by the outermost delivery's time: a
-  /// plain value in this subscription's `ring`, a string or a description queued for the next
-  /// drain.
-  @inline(__always)
-  private func keep(
-    _ value: TraceValue, in ring: Unmanaged<SeqlockRing>, cause: UInt64, in context: ThreadContext
-  ) {
-    let key = context.time
-    if let plain = value.plain {
-      return ring._withUnsafeGuaranteedRef {
-        $0.keep(type: plain.type, plain.words.0, plain.words.1, key: key)
-      }
-    }
-    guard let values = record.valuesRef else { return }
-    recorder.queue(
-      text: value, in: values, key: key, from: record.node, to: record.subscriber, cause: cause,
-      in: context)
-  }
-
-  func subscribing() {
-    ThreadContext.current.push(
-      .subscribing, node: record.node, delivery: 0, fineTime: recorder.configuration.timeline)
-  }
-
-  func subscribed() {
-    ThreadContext.current.pop()
-    recorder.withState { state in _ = state.canonicalize(record.node) }
-  }
-
-  func disposed() {
-    recorder.withState { state in state.end(record) }
-  }
-}
-
-/// The recorder of a terminal subscriber: brackets its subscription so that the node it
-/// subscribes to sees it as the subscriber.
-final class TerminalSubscription: TraceSubscription {
-  let recorder: TraceRecorder
-  let node: UInt64
-
-  init(recorder: TraceRecorder, node: UInt64) {
-    self.recorder = recorder
-    self.node = node
-  }
-
-  func deliver(_ kind: TraceEventKind, value: () -> TraceValue?, _ body: () -> Void) {
-    body()
-  }
-
-  func subscribing() {
-    ThreadContext.current.push(
-      .subscribing, node: node, delivery: 0, fineTime: recorder.configuration.timeline)
-  }
-
-  func subscribed() {
-    ThreadContext.current.pop()
-    recorder.withState { state in _ = state.canonicalize(node) }
-  }
-
-  func disposed() {}
-
-  func parked(inBagMadeAt file: String, line: UInt) {
-    recorder.withState { state in state.park(terminal: node, inBagMadeAt: file, line: line) }
-  }
-
-  func owned(by owner: AnyObject) {
-    // The previous weak reference (if any) is released after unlocking.
-    let previous = recorder.withState { state -> [WeakOwner] in
-      let made = state.madeByTerminal[node] ?? []
-      let previous = made.compactMap { state.liveOwners[$0] }
-      state.own(terminal: node, by: owner)
-      return previous
-    }
-    withExtendedLifetime(previous) {}
-  }
-}
-
-/// The cause of work handed to a scheduler, restored where the work runs: the delivery under
-/// way (its receiver and the delivery it belongs to), and the node subscribing when the work is a
-/// deferred subscription (`subscribe(on:)`).
-final class CauseCarrier: TraceHop {
-  let delivery: (receiver: UInt64, id: UInt64)?
-  let subscribing: UInt64?
-  let via: ThreadContext.Via
-  let fineTime: Bool
-
-  init(
-    delivery: (receiver: UInt64, id: UInt64)?, subscribing: UInt64?, via: ThreadContext.Via,
-    fineTime: Bool
-  ) {
-    self.delivery = delivery
-    self.subscribing = subscribing
-    self.via = via
-    self.fineTime = fineTime
-  }
-
-  func run(_ work: () -> Void) {
-    let context = ThreadContext.current
-    let depth = context.depth
-    if let delivery {
-      context.push(
-        .hopped, node: delivery.receiver, delivery: delivery.id, via: via, fineTime: fineTime)
-    }
-    if let subscribing {
-      context.push(.subscribing, node: subscribing, delivery: 0, fineTime: fineTime)
-    }
-    work()
-    context.pop(to: depth)
-  }
-}
-
-/// Nanoseconds of a monotonic clock.
-enum Clock {
-  /// Precise (tens of nanoseconds to read).
-  static var now: UInt64 {
-    #if canImport(Darwin)
-      return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW)
-    #else
-      var spec = timespec()
-      // Unprotected: `&spec` would give each caller a stack canary.
-      _ = _withUnprotectedUnsafeMutablePointer(to: &spec) { clock_gettime(CLOCK_MONOTONIC, $0) }
-      return UInt64(UInt(bitPattern: spec.tv_sec)) &* 1_000_000_000
-        &+ UInt64(UInt(bitPattern: spec.tv_nsec))
-    #endif
-  }
-
-  /// The same clock at the resolution of the scheduler's tick (a few milliseconds), several times
-  /// cheaper to read: the time of the sends and edges when not recording a timeline.
-  static var coarse: UInt64 {
-    #if canImport(Darwin)
-      return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW_APPROX)
-    #else
-      var spec = timespec()
-      // Unprotected: `&spec` would give each caller a stack canary.
-      _ = _withUnprotectedUnsafeMutablePointer(to: &spec) {
-        clock_gettime(CLOCK_MONOTONIC_COARSE, $0)
-      }
-      return UInt64(UInt(bitPattern: spec.tv_sec)) &* 1_000_000_000
-        &+ UInt64(UInt(bitPattern: spec.tv_nsec))
-    #endif
-  }
-}
-
-/// The sends the core makes directly (see `DirectTraceSender`): ``send(_:value:into:node:_:)``
-/// without its closures.
-extension TraceRecorder: DirectTraceSender {
-  @usableFromInline package func beginSendPlain(
-    _ type: any Any.Type, _ first: UInt64, _ second: UInt64, into subject: UInt64,
-    node: () -> TraceNode
-  ) {
-    let context = ThreadContext.current
-    var (event, values) = startSend(.next, into: subject, node: node, in: context)
-    if recordsValues {
-      if let values { keep(plain: type, first, second, in: values, sentBy: event, in: context) }
-      if ringKeepsValues {
-        event.setValue(type: type, first, second)
-      }
-    }
-    record(send: event, in: context)
-  }
-
-  @usableFromInline package func beginSend(
-    _ kind: TraceEventKind, value: () -> TraceValue?, into subject: UInt64,
-    node: () -> TraceNode
-  ) {
-    let context = ThreadContext.current
-    var (event, values) = startSend(kind, into: subject, node: node, in: context)
-    guard recordsValues, let made = value() else { return record(send: event, in: context) }
-    // An element is one of the subject's values; an error is not (as for operators).
-    if kind == .next, let values {
-      keep(made, in: values, sentBy: event, in: context)
-    }
-    guard ringKeepsValues else { return record(send: event, in: context) }
-    guard let plain = made.plain else {
-      return enqueue(event, payload: Payload(made), in: context)
-    }
-    event.setValue(type: plain.type, plain.words.0, plain.words.1)
-    record(send: event, in: context)
   }
 }

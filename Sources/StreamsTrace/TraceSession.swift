@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 
 /// Records from its creation until ``finish()``: a test's lifetime, or any stretch of a run.
 ///

@@ -100,12 +100,12 @@ public enum Hooks {
   /// Hooks.defaultErrorHandler = { stack, error in print(error, stack.joined(separator: "\n")) }
   /// ```
   ///
-  /// Streams does not import Foundation, so the default capture returns `[]` (RxSwift's returns
-  /// `Thread.callStackSymbols` in debug builds): set ``customCaptureSubscriptionCallstack`` to get
+  /// The core links FoundationEssentials only, which has no `Thread`, so the default capture
+  /// returns `[]` (RxSwift's returns `Thread.callStackSymbols` in debug builds): set ``customCaptureSubscriptionCallstack`` to get
   /// a stack.
   public static var recordCallStackOnError: Bool {
     get { recordsCallStack.value != 0 }
-    set { recordsCallStack.cell.storeWord(newValue ? 1 : 0) }
+    set { recordsCallStack.store(newValue ? 1 : 0) }
   }
 
   /// Captures the call stack of a subscription while ``recordCallStackOnError`` is on.
@@ -114,8 +114,9 @@ public enum Hooks {
   /// Hooks.customCaptureSubscriptionCallstack = { Thread.callStackSymbols }
   /// ```
   ///
-  /// The default returns `[]` (no Foundation in Streams). Called on the subscribing thread, once
-  /// per subscription without an error handler, and only while ``recordCallStackOnError`` is on.
+  /// The default returns `[]` (the core has no `Thread` to read one from). Called on the
+  /// subscribing thread, once per subscription without an error handler, and only while
+  /// ``recordCallStackOnError`` is on.
   public static var customCaptureSubscriptionCallstack: CustomCaptureSubscriptionCallstack {
     get { capture.withLock { $0 } }
     set {

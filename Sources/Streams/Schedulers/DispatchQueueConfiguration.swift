@@ -157,8 +157,8 @@ func wallClockNanoseconds() -> Int64 {
 
 /// Tells whether the caller runs on the main queue.
 ///
-/// Streams does not import Foundation (no `Thread.isMainThread`), `pthread_main_np` exists only on
-/// Darwin, and Glibc does not export `gettid`. So, as RxSwift's `DispatchQueue.isMain` does, a
+/// The core links FoundationEssentials only (no `Thread.isMainThread`), `pthread_main_np` exists
+/// only on Darwin, and Glibc does not export `gettid`. So, as RxSwift's `DispatchQueue.isMain` does, a
 /// specific key is set on the main queue and looked up with `DispatchQueue.getSpecific`. It answers
 /// `true` on the main thread (libdispatch makes the main queue current there at start-up, also
 /// outside any block) and inside work submitted to the main queue or a queue that targets it.

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import StreamsState
+import StreamsState
 
 extension ObservableType where Element: Sendable {
   /// Writes every element into `cell` on the main actor, until the returned disposable is

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(StreamsInternal) import StreamsState
+import StreamsState
 
 /// One binding of a sequence to a main-actor target (a ``StateCell``, or a key path of a
 /// main-actor object): writes the elements on the main actor, in order, and ends with the target.

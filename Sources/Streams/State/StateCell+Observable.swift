@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import StreamsState
+import StreamsState
 
 extension StateCell where Value: Sendable {
   /// The cell as an observable: on subscription the current value, then each value after it is

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsTest
 import Testing
 

@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 
 /// How a test makes an inner sequence that emits one element and completes while it is being
 /// subscribed: `just` (which the merging operators deliver without subscribing to it) or the same

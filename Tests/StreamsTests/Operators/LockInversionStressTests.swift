@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(StreamsInternal) import Streams
+import Streams
 import Testing
 
 /// A source shaped like RxSwift's `ReplaySubject` or `share(replay:)` before their fixes: it

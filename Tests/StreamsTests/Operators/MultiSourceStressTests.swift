@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(StreamsInternal) import Streams
+import Streams
 import Synchronization
 import Testing
 

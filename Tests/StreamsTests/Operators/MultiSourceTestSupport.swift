@@ -1,4 +1,4 @@
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsTest
 
 /// Errors the multi-source operator tests send and expect.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsState
 import StreamsTrace
 import Synchronization

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(StreamsInternal) import Streams
+import Streams
 import Testing
 
 /// Waits at most five seconds for `semaphore`; `true` when it was signalled. Only arrival is

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(StreamsInternal) import Streams
+import Streams
 import Testing
 
 /// Waits at most five seconds for `semaphore`; `true` when it was signalled. Only arrival is

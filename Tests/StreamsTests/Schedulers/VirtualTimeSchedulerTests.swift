@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StreamsInternal) import Streams
+import Streams
 import StreamsTest
 import Testing
 
