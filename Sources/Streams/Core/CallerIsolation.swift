@@ -15,10 +15,15 @@ import StreamsShims
 /// isolation".)
 ///
 /// Subscriptions made outside actor-isolated code record nothing and pay nothing per event.
+///
+/// The actor is held weakly: an operator's checked closure lives as long as the observable it
+/// was built into, and an actor that keeps an observable it built (`self.results = source.map {
+/// ... }`) would otherwise be kept alive by it. Once the actor is gone nothing is checked: no
+/// code isolated to it can run any more.
 @usableFromInline
 struct CallerIsolation: Sendable {
   /// The actor the closures were written in; `nil` for nonisolated code.
-  @usableFromInline let actor: (any Actor)?
+  @usableFromInline weak var actor: (any Actor)?
   @usableFromInline let api: StaticString
   @usableFromInline let file: StaticString
   @usableFromInline let line: UInt

@@ -10,12 +10,14 @@
 /// ``VirtualTimeConverterType`` take and return `Date`s, so a custom scheduler or converter
 /// written for RxSwift compiles unchanged.
 ///
-/// The time operators (`throttle`, `delay`, periodic scheduling) do not compute with `Date`s for
-/// the schedulers Streams ships: they read those schedulers' clocks in whole nanoseconds
-/// (see `SchedulerClock`). A `Date` holds seconds since 2001 in a `Double`, so one near 1970, where
-/// virtual clocks start, is only good to about 0.1 µs, and an interval computed from two of them
-/// can land a hair off an exact boundary (`elapsed >= dueTime` in `throttle`). A scheduler of the
-/// app's is read through its `now`, as RxSwift reads every scheduler.
+/// The time operators (`throttle`, `delay`, periodic scheduling) read the clocks of the dispatch
+/// schedulers and of the tick-counting virtual schedulers (`TestScheduler`,
+/// `VirtualTimeScheduler()`) in whole nanoseconds (see `SchedulerClock`): the wall clock as
+/// `clock_gettime` gives it, and `ticks × resolution`. A `Date` holds seconds since 2001 in a
+/// `Double`, so one near 1970, where virtual clocks start, is only good to about 0.1 µs, and an
+/// interval computed from two of them can land a hair off an exact boundary (`elapsed >= dueTime`
+/// in `throttle`). A clock that is a `Date` (``HistoricalScheduler``) and a scheduler of the
+/// app's are read through their `Date`s, as RxSwift reads every scheduler.
 public typealias RxTime = Date
 
 extension Date {

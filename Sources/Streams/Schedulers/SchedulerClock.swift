@@ -1,7 +1,8 @@
 /// A scheduler whose clock Streams reads in whole nanoseconds: the schedulers Streams ships.
 ///
-/// Its ``nanosecondsNow`` and ``SchedulerType/now`` tell the same time; the nanoseconds are exact
-/// where a `Date` would round (see ``RxTime``).
+/// Its ``nanosecondsNow`` and ``SchedulerType/now`` tell the same time. The nanoseconds are exact
+/// where a `Date` would round (see ``RxTime``) for the dispatch schedulers and tick clocks; a clock
+/// that is a `Date` (``HistoricalScheduler``) gives its `Date`'s nanoseconds, rounded.
 protocol NanosecondClock: SchedulerType {
   /// The current time in nanoseconds on the scheduler's clock.
   var nanosecondsNow: Int64 { get }

@@ -73,7 +73,8 @@ struct VirtualInstantBridge<Time: Sendable>: Sendable {
   /// `date` as an integer that orders as the date does: the bits of its `Double`, with the
   /// magnitude bits of negative values flipped. Exact, and its own inverse (``date(orderedBits:)``).
   static func orderedBits(_ date: RxTime) -> Int64 {
-    let bits = Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern)
+    // `+ 0.0` turns -0.0 into +0.0: the two are the same date and must be the same key.
+    let bits = Int64(bitPattern: (date.timeIntervalSinceReferenceDate + 0.0).bitPattern)
     return bits < 0 ? bits ^ Int64.max : bits
   }
 

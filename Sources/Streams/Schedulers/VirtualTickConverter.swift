@@ -47,15 +47,20 @@ public struct VirtualTickConverter: VirtualTimeConverterType, Hashable {
     RxTime(timeIntervalSince1970: Double(virtualTime) * resolution)
   }
 
-  /// The tick nearest to `time`.
+  /// The tick nearest to `time`, halves away from zero. (RxTest adds 0.5 and truncates, which
+  /// differs for times before 1970.)
   public func convertToVirtualTime(_ time: RxTime) -> Int {
     Int((time.timeIntervalSince1970 / resolution).rounded())
   }
 
   /// The time of tick `virtualTime` in whole nanoseconds since 1970: what the time operators
-  /// compute with, exact where the `Date` of ``convertFromVirtualTime(_:)`` rounds.
+  /// compute with, exact where the `Date` of ``convertFromVirtualTime(_:)`` rounds; saturating at
+  /// `Int64`'s bounds (about 292 years either side of 1970).
   func nanoseconds(_ virtualTime: Int) -> Int64 {
-    Int64((Double(virtualTime) * resolution * 1_000_000_000).rounded())
+    let nanoseconds = (Double(virtualTime) * resolution * 1_000_000_000).rounded()
+    guard nanoseconds < 9.2e18 else { return Int64.max }
+    guard nanoseconds > -9.2e18 else { return Int64.min }
+    return Int64(nanoseconds)
   }
 
   /// `virtualTimeInterval` ticks in seconds.
@@ -63,7 +68,7 @@ public struct VirtualTickConverter: VirtualTimeConverterType, Hashable {
     Double(virtualTimeInterval) * resolution
   }
 
-  /// The number of ticks nearest to `timeInterval` seconds.
+  /// The number of ticks nearest to `timeInterval` seconds, halves away from zero.
   public func convertToVirtualTimeInterval(_ timeInterval: Double) -> Int {
     Int((timeInterval / resolution).rounded())
   }

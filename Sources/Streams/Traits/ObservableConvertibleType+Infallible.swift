@@ -41,11 +41,12 @@ extension ObservableConvertibleType {
   /// Completes when the source or the recovery sequence completes. Disposal disposes whichever
   /// runs.
   public func asInfallible(
-    onErrorRecover: @escaping (any Error) -> Infallible<Element>, file: StaticString = #fileID,
-    line: UInt = #line
+    onErrorRecover: @escaping (any Error) -> Infallible<Element>,
+    isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
   ) -> Infallible<Element> {
     Infallible(
-      asObservable().catch({ onErrorRecover($0).source }, file: file, line: line))
+      asObservable().catch(
+        { onErrorRecover($0).source }, isolation: isolation, file: file, line: line))
   }
 }
 

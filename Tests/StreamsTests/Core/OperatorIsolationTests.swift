@@ -83,7 +83,8 @@ private final class MainActorViewModel {
       .withLatestFrom(second)
       .distinctUntilChanged()
       .subscribe(onNext: { _ in }, isolation: nil).disposed(by: bag)
-    first.filter({ _ in false }, isolation: nil).reduce(0, accumulator: +)
+    // The caller's accumulator opts out; the result closure `reduce` adds is Streams' own.
+    first.reduce(0, accumulator: { $0 + $1 }, isolation: nil)
       .subscribe(onNext: { _ in }, isolation: nil).disposed(by: bag)
   }
 }
@@ -260,6 +261,25 @@ struct OperatorIsolationTests {
       await totals.follow(subject.asObservable())
       await sendFromBackground(subject, 1)
     }
+  }
+
+  @Test("an actor that keeps an observable it built is not kept alive by the check")
+  func checkDoesNotRetainTheActor() async {
+    actor Holder {
+      var doubled: Observable<Int>?
+      func build(_ source: Observable<Int>) {
+        doubled = source.map { $0 * 2 }
+      }
+      var isBuilt: Bool { doubled != nil }
+    }
+    weak var weakHolder: Holder?
+    do {
+      let holder = Holder()
+      weakHolder = holder
+      await holder.build(Observable.just(1))
+      #expect(await holder.isBuilt)
+    }
+    #expect(weakHolder == nil)
   }
 
   @Test("a nonisolated chain runs on any thread")

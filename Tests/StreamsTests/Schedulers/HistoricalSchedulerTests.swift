@@ -145,6 +145,8 @@ struct HistoricalSchedulerTests {
       ("1970", Date(timeIntervalSince1970: 0)),
       ("2023", Self.start),
       ("1938", Date(timeIntervalSince1970: -1e9 + 1)),
+      // The same date as "2001", scheduled after it: runs after it, not before.
+      ("2001 again", Date(timeIntervalSinceReferenceDate: -0.0)),
     ]
     let log = Protected<[String]>([])
     for (name, date) in dates {
@@ -154,7 +156,10 @@ struct HistoricalSchedulerTests {
       }
     }
     scheduler.start()
-    #expect(log.withLock { $0 } == ["1938", "1969", "1970", "2001-0.5", "2001", "2001+1", "2023"])
+    #expect(
+      log.withLock { $0 } == [
+        "1938", "1969", "1970", "2001-0.5", "2001", "2001 again", "2001+1", "2023",
+      ])
     #expect(scheduler.clock == Self.start)
   }
 
