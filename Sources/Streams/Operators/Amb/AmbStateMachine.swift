@@ -1,108 +1,105 @@
-/// The state of `amb`: which source won, and the subscriptions of those still running.
+/// The state of one subscription of `amb`: the race between the sources, then the winner.
 ///
-/// The first source to send any event wins under the lock; the others' subscriptions are
-/// returned to be disposed outside it, and their later events are dropped.
+/// The first source to send any event wins, under the lock; the others' subscriptions are handed
+/// back to be disposed outside it, and their later events are dropped. Each transition returns
+/// what the sink must do after unlocking; the sink never reads the machine's storage.
 struct AmbStateMachine<Element> {
-  var outbox = SerialOutbox<Element>()
-  private var winner: Int?
-  private var subscriptions: [UpstreamDisposable]
+  private enum State {
+    /// No source has sent anything: each source's subscription, once its `subscribe` returned.
+    case racing([UpstreamDisposable])
+    /// Source `index` sent first; its subscription (still pending while the winner sends from
+    /// inside its own `subscribe` call).
+    case won(index: Int, subscription: UpstreamDisposable)
+    /// The subscription was disposed.
+    case disposed
+  }
+
+  /// What to do with a subscription that a source's `subscribe` returned.
+  enum SubscribedAction {
+    /// Keep it: the machine holds it until it must be disposed.
+    case keep
+    /// Dispose it now: the race was lost, or the subscription already ended.
+    case dispose(any Disposable)
+  }
+
+  /// What to do with an event a source sent.
+  enum ReceivedAction {
+    /// Drop it: another source won, or the sequence already ended.
+    case drop
+    /// Dispose the losers' subscriptions, then deliver `event` (`nil` when the outbox queued it
+    /// for the thread already delivering).
+    case deliver(Event<Element>?, disposingLosers: [any Disposable])
+  }
+
+  private var state: State
+  private var outbox = SerialOutbox<Element>()
 
   init(count: Int) {
-    subscriptions = Array(repeating: .pending, count: count)
+    state = .racing(Array(repeating: .pending, count: count))
   }
 
-  /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
-  mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> (any Disposable)? {
-    if outbox.isClosed { _ = subscriptions[index].release() }
-    return subscriptions[index].store(disposable)
-  }
-
-  /// Source `index` sent `event`: returns the losers' subscriptions to dispose and the event to
-  /// deliver, if `index` is (or becomes) the winner.
-  mutating func on(_ index: Int, _ event: Event<Element>) -> (
-    losers: [any Disposable], deliver: Event<Element>?
-  ) {
-    if outbox.isClosed { return ([], nil) }
-    var losers: [any Disposable] = []
-    switch winner {
-    case nil:
-      winner = index
-      for other in subscriptions.indices where other != index {
-        if let disposable = subscriptions[other].release() { losers.append(disposable) }
-      }
-    case .some(let current) where current != index:
-      return ([], nil)
-    case .some:
-      break
+  /// Source `index`'s `subscribe` returned `disposable`.
+  mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> SubscribedAction {
+    switch state {
+    case .racing(var subscriptions):
+      state = .disposed  // moves the array out, so that it is changed in place
+      let late = subscriptions[index].store(disposable)
+      state = .racing(subscriptions)
+      return late.map(SubscribedAction.dispose) ?? .keep
+    case .won(let winner, var subscription) where winner == index:
+      if outbox.isClosed { return .dispose(disposable) }
+      let late = subscription.store(disposable)
+      state = .won(index: winner, subscription: subscription)
+      return late.map(SubscribedAction.dispose) ?? .keep
+    case .won, .disposed:
+      return .dispose(disposable)
     }
-    return (losers, outbox.send(event))
   }
+
+  /// Source `index` sent `event`.
+  mutating func received(_ event: Event<Element>, from index: Int) -> ReceivedAction {
+    switch state {
+    case .racing(var subscriptions):
+      state = .disposed  // moves the array out, so that it is changed in place
+      var losers: [any Disposable] = []
+      for other in subscriptions.indices where other != index {
+        if let loser = subscriptions[other].release() { losers.append(loser) }
+      }
+      state = .won(index: index, subscription: subscriptions[index])
+      return .deliver(outbox.send(event), disposingLosers: losers)
+    case .won(let winner, _):
+      guard winner == index, !outbox.isClosed else { return .drop }
+      return .deliver(outbox.send(event), disposingLosers: [])
+    case .disposed:
+      return .drop
+    }
+  }
+
+  /// The next event queued for the delivering thread, if any.
+  mutating func nextPending() -> Event<Element>? {
+    outbox.next()
+  }
+
+  /// The delivery rank of this subscription's outbox (see ``DeliveryTurns``).
+  var turnRank: Int { outbox.turns.rank }
 
   /// The subscription ends: returns every subscription to dispose and the queued events, which
   /// the caller releases after unlocking.
   mutating func dispose() -> (subscriptions: [any Disposable], released: RingQueue<Event<Element>>)
   {
-    let pending = outbox.dispose()
-    var all: [any Disposable] = []
-    for index in subscriptions.indices {
-      if let disposable = subscriptions[index].release() { all.append(disposable) }
+    let released = outbox.dispose()
+    var subscriptions: [any Disposable] = []
+    switch state {
+    case .racing(var all):
+      for index in all.indices {
+        if let subscription = all[index].release() { subscriptions.append(subscription) }
+      }
+    case .won(_, var subscription):
+      if let winner = subscription.release() { subscriptions.append(winner) }
+    case .disposed:
+      break
     }
-    return (all, pending)
-  }
-}
-
-/// Runs one subscription of `amb`.
-///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
-/// `downstream` is only called by the holder of the outbox's delivery claim.
-final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
-  typealias Payload = Element
-
-  private let downstream: AnyObserver<Element>
-  private let state: Locked<AmbStateMachine<Element>>
-
-  private init(downstream: AnyObserver<Element>, count: Int) {
-    self.downstream = downstream
-    self.state = Locked(AmbStateMachine(count: count))
-    Resources.track(self)
-  }
-
-  deinit { Resources.untrack(self) }
-
-  /// Subscribes to every source, in order.
-  static func subscribe(_ sources: [Observable<Element>], observer: AnyObserver<Element>)
-    -> any Disposable
-  {
-    let sink = AmbSink(downstream: observer, count: sources.count)
-    for (index, source) in sources.enumerated() {
-      let subscription = source.subscribeAny(AnyObserver { event in sink.on(index, event) })
-      sink.state.withLock { $0.subscribed(index, subscription) }?.dispose()
-    }
-    return sink
-  }
-
-  private func on(_ index: Int, _ event: Event<Element>) {
-    let (losers, event) = state.withLock { $0.on(index, event) }
-    for loser in losers { loser.dispose() }
-    drain(event)
-  }
-
-  func deliver(_ event: Event<Element>) -> Bool {
-    downstream.on(event)
-    return event.isStopEvent
-  }
-
-  func nextPending() -> Event<Element>? {
-    state.withLock { $0.outbox.next() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.outbox.turns.rank }
-  }
-
-  func dispose() {
-    let (subscriptions, released) = state.withLock { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
+    state = .disposed
+    return (subscriptions, released)
   }
 }

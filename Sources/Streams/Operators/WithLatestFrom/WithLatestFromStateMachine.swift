@@ -2,9 +2,10 @@
 /// subscriptions.
 ///
 /// An element of the first source is queued together with the second source's latest element;
-/// the sink runs the result selector while delivering, outside the lock.
+/// the sink runs the result selector while delivering, outside the lock. Each transition returns
+/// what the sink must do after unlocking; the sink never reads the machine's storage.
 struct WithLatestFromStateMachine<First, Second> {
-  var outbox = SerialOutbox<(First, Second)>()
+  private var outbox = SerialOutbox<(First, Second)>()
   private var latest: Second?
   private var first = UpstreamDisposable.pending
   private var second = UpstreamDisposable.pending
@@ -40,6 +41,26 @@ struct WithLatestFromStateMachine<First, Second> {
     second.release()
   }
 
+  /// The first source ended, or the second failed: returns the terminal event to deliver, if the
+  /// delivering thread is not already busy (then it is queued behind what is pending).
+  mutating func end(with event: Event<(First, Second)>) -> Event<(First, Second)>? {
+    outbox.send(event)
+  }
+
+  /// The result selector threw while the pair was being delivered: the outbox closes, and the
+  /// events still queued are returned, for the caller to release after delivering the error.
+  mutating func selectorFailed() -> RingQueue<Event<(First, Second)>> {
+    outbox.fail()
+  }
+
+  /// The next event queued for the delivering thread, if any.
+  mutating func nextPending() -> Event<(First, Second)>? {
+    outbox.next()
+  }
+
+  /// The delivery rank of this subscription's outbox (see ``DeliveryTurns``).
+  var turnRank: Int { outbox.turns.rank }
+
   /// The subscription ends: returns both subscriptions to dispose, and the queued events and the
   /// latest element, which the caller releases after unlocking.
   mutating func dispose() -> (
@@ -47,102 +68,5 @@ struct WithLatestFromStateMachine<First, Second> {
   ) {
     let pending = outbox.dispose()
     return ([first.release(), second.release()].compactMap { $0 }, (pending, latest.take()))
-  }
-}
-
-/// Runs one subscription of `withLatestFrom`.
-///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
-/// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
-final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Disposable,
-  @unchecked Sendable
-{
-  typealias Payload = (First, Second)
-
-  private let downstream: AnyObserver<Result>
-  private let resultSelector: (First, Second) throws -> Result
-  private let state = Locked(WithLatestFromStateMachine<First, Second>())
-
-  private init(
-    downstream: AnyObserver<Result>, resultSelector: @escaping (First, Second) throws -> Result
-  ) {
-    self.downstream = downstream
-    self.resultSelector = resultSelector
-    Resources.track(self)
-  }
-
-  deinit { Resources.untrack(self) }
-
-  /// Subscribes to `second`, then to `first`, as RxSwift does.
-  static func subscribe(
-    _ first: Observable<First>, _ second: Observable<Second>, observer: AnyObserver<Result>,
-    resultSelector: @escaping (First, Second) throws -> Result
-  ) -> any Disposable {
-    let sink = WithLatestFromSink(downstream: observer, resultSelector: resultSelector)
-    let secondSubscription = second.subscribeNested(AnyObserver { event in sink.secondOn(event) })
-    sink.state.withLock { $0.secondSubscribed(secondSubscription) }?.dispose()
-    let firstSubscription = first.subscribeNested(AnyObserver { event in sink.firstOn(event) })
-    sink.state.withLock { $0.firstSubscribed(firstSubscription) }?.dispose()
-    return sink
-  }
-
-  private func firstOn(_ event: Event<First>) {
-    switch event {
-    case .next(let element):
-      drain(state.withLock { $0.firstNext(element) })
-    case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
-    case .completed:
-      drain(state.withLock { $0.outbox.send(.completed) })
-    }
-  }
-
-  private func secondOn(_ event: Event<Second>) {
-    switch event {
-    case .next(let element):
-      let replaced = state.withLock { $0.secondNext(element) }
-      withExtendedLifetime(replaced) {}
-    case .error(let error):
-      drain(state.withLock { $0.outbox.send(.error(error)) })
-    case .completed:
-      state.withLock { $0.secondCompleted() }?.dispose()
-    }
-  }
-
-  func deliver(_ event: Event<(First, Second)>) -> Bool {
-    switch event {
-    case .next(let (element, latest)):
-      let result: Result
-      do {
-        result = try resultSelector(element, latest)
-      } catch {
-        let dropped = state.withLock { $0.outbox.fail() }
-        downstream.on(.error(error))
-        withExtendedLifetime(dropped) {}
-        return true
-      }
-      downstream.on(.next(result))
-      return false
-    case .error(let error):
-      downstream.on(.error(error))
-      return true
-    case .completed:
-      downstream.on(.completed)
-      return true
-    }
-  }
-
-  func nextPending() -> Event<(First, Second)>? {
-    state.withLock { $0.outbox.next() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.outbox.turns.rank }
-  }
-
-  func dispose() {
-    let (subscriptions, released) = state.withLock { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
   }
 }

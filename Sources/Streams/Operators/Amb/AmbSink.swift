@@ -1,0 +1,62 @@
+/// Runs one subscription of `amb`: performs what ``AmbStateMachine`` decides, after unlocking.
+///
+/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `downstream` is only called by the holder of the outbox's delivery claim.
+final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+  typealias Payload = Element
+
+  private let downstream: AnyObserver<Element>
+  private let state: Locked<AmbStateMachine<Element>>
+
+  private init(downstream: AnyObserver<Element>, count: Int) {
+    self.downstream = downstream
+    self.state = Locked(AmbStateMachine(count: count))
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  /// Subscribes to every source, in order.
+  static func subscribe(_ sources: [Observable<Element>], observer: AnyObserver<Element>)
+    -> any Disposable
+  {
+    let sink = AmbSink(downstream: observer, count: sources.count)
+    for (index, source) in sources.enumerated() {
+      let subscription = source.subscribeAny(AnyObserver { event in sink.on(index, event) })
+      switch sink.state.withLock({ $0.subscribed(index, subscription) }) {
+      case .keep: break
+      case .dispose(let subscription): subscription.dispose()
+      }
+    }
+    return sink
+  }
+
+  private func on(_ index: Int, _ event: Event<Element>) {
+    switch state.withLock({ $0.received(event, from: index) }) {
+    case .drop:
+      return
+    case .deliver(let event, let losers):
+      for loser in losers { loser.dispose() }
+      drain(event)
+    }
+  }
+
+  func deliver(_ event: Event<Element>) -> Bool {
+    downstream.on(event)
+    return event.isStopEvent
+  }
+
+  func nextPending() -> Event<Element>? {
+    state.withLock { $0.nextPending() }
+  }
+
+  var turnRank: Int {
+    state.withLock { $0.turnRank }
+  }
+
+  func dispose() {
+    let (subscriptions, released) = state.withLock { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
+  }
+}

@@ -1,0 +1,96 @@
+/// Runs one subscription of `withLatestFrom`.
+///
+/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
+final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Disposable,
+  @unchecked Sendable
+{
+  typealias Payload = (First, Second)
+
+  private let downstream: AnyObserver<Result>
+  private let resultSelector: (First, Second) throws -> Result
+  private let state = Locked(WithLatestFromStateMachine<First, Second>())
+
+  private init(
+    downstream: AnyObserver<Result>, resultSelector: @escaping (First, Second) throws -> Result
+  ) {
+    self.downstream = downstream
+    self.resultSelector = resultSelector
+    Resources.track(self)
+  }
+
+  deinit { Resources.untrack(self) }
+
+  /// Subscribes to `second`, then to `first`, as RxSwift does.
+  static func subscribe(
+    _ first: Observable<First>, _ second: Observable<Second>, observer: AnyObserver<Result>,
+    resultSelector: @escaping (First, Second) throws -> Result
+  ) -> any Disposable {
+    let sink = WithLatestFromSink(downstream: observer, resultSelector: resultSelector)
+    let secondSubscription = second.subscribeNested(AnyObserver { event in sink.secondOn(event) })
+    sink.state.withLock { $0.secondSubscribed(secondSubscription) }?.dispose()
+    let firstSubscription = first.subscribeNested(AnyObserver { event in sink.firstOn(event) })
+    sink.state.withLock { $0.firstSubscribed(firstSubscription) }?.dispose()
+    return sink
+  }
+
+  private func firstOn(_ event: Event<First>) {
+    switch event {
+    case .next(let element):
+      drain(state.withLock { $0.firstNext(element) })
+    case .error(let error):
+      drain(state.withLock { $0.end(with: .error(error)) })
+    case .completed:
+      drain(state.withLock { $0.end(with: .completed) })
+    }
+  }
+
+  private func secondOn(_ event: Event<Second>) {
+    switch event {
+    case .next(let element):
+      let replaced = state.withLock { $0.secondNext(element) }
+      withExtendedLifetime(replaced) {}
+    case .error(let error):
+      drain(state.withLock { $0.end(with: .error(error)) })
+    case .completed:
+      state.withLock { $0.secondCompleted() }?.dispose()
+    }
+  }
+
+  func deliver(_ event: Event<(First, Second)>) -> Bool {
+    switch event {
+    case .next(let (element, latest)):
+      let result: Result
+      do {
+        result = try resultSelector(element, latest)
+      } catch {
+        let dropped = state.withLock { $0.selectorFailed() }
+        downstream.on(.error(error))
+        withExtendedLifetime(dropped) {}
+        return true
+      }
+      downstream.on(.next(result))
+      return false
+    case .error(let error):
+      downstream.on(.error(error))
+      return true
+    case .completed:
+      downstream.on(.completed)
+      return true
+    }
+  }
+
+  func nextPending() -> Event<(First, Second)>? {
+    state.withLock { $0.nextPending() }
+  }
+
+  var turnRank: Int {
+    state.withLock { $0.turnRank }
+  }
+
+  func dispose() {
+    let (subscriptions, released) = state.withLock { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(released) {}
+  }
+}
