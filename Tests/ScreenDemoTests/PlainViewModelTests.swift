@@ -33,7 +33,10 @@ struct PlainViewModelTests {
     DispatchQueue.global().async { titles.onNext("Today") }
     let seen = await state.headline.values.first { $0.title == "Today" }
     #expect(seen == HeadlineBlock(title: "Today", subtitle: ""))
-    #expect(await state.isLoading.value == false)
+    // Each binding hops to the main queue on its own: the second hop may run after the reader
+    // of the first resumes, so wait for it too.
+    let loading = await state.isLoading.values.first { $0 == false }
+    #expect(loading == false)
     withExtendedLifetime(viewModel) {}
   }
 }

@@ -253,7 +253,8 @@ public struct ObservableValues<Element: Sendable, Failure: Error>: AsyncSequence
       }
       self.source = nil
       storage.subscribed(
-        source.subscribeReleasing(AnyObserver(eventHandler: storage.on), kind: "values"))
+        source.subscribeTerminal(
+          .observer(AnyObserver(eventHandler: storage.on)), kind: "values"))
     }
 
     @inlinable

@@ -50,19 +50,12 @@ public class Observable<Element>: ObservableType {
   /// `true` when the disposable a subscription returns lets go of the observer once the
   /// subscription ends, by disposal or by a terminal event: a subject's subscription, `just`'s
   /// empty disposable, and element-wise stages over such a source, which hand that same
-  /// disposable on. The public subscribe paths return it to the caller as it is; for any other
-  /// source they return a handle that lets go of the subscription when it ends (see
-  /// ``subscribeReleasing(_:)``), so that a disposable kept in a `DisposeBag` never keeps an
-  /// ended subscription's closures alive.
+  /// disposable on. ``subscribeTerminal(_:kind:file:line:owner:)`` returns it to the caller as it
+  /// is; for any other source it returns a handle that lets go of the subscription when it ends,
+  /// so that a disposable kept in a `DisposeBag` never keeps an ended subscription's closures
+  /// alive. The same with a tracer installed: a traced node of this kind reports its disposal
+  /// when its terminal event has been delivered (``TracedNodeDisposable``).
   @usableFromInline let disposableReleasesObserver: Bool
-
-  /// Whether a subscription made now returns a disposable that lets go of the observer when the
-  /// subscription ends (``disposableReleasesObserver``). Not while a tracer is installed: a traced
-  /// node's disposable reports its disposal, which must happen when the subscription ends.
-  @inlinable
-  final var returnsReleasingDisposable: Bool {
-    disposableReleasesObserver && !Tracing.isInstalled
-  }
 
   /// Creates a node of the graph. The producer is trusted to follow the event grammar (operators
   /// inside Streams); ``create(_:)`` is the public, guarded entry.
@@ -92,83 +85,107 @@ public class Observable<Element>: ObservableType {
   @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element {
-    subscribeReleasing(AnyObserver(observer))
+    subscribeTerminal(.observer(AnyObserver(observer)))
   }
 
-  /// The public subscribe path for an observer: returns a disposable that lets go of everything
-  /// the subscription holds once it ends.
+  // MARK: - The three ways in
+  //
+  // Every subscription enters through one of these three:
+  // - `subscribeTerminal`: a final subscriber (an observer, or closures) from a public API; the
+  //   returned disposable lets go of everything once the subscription ends.
+  // - `subscribeNested`: from inside another observable's producer, synchronously.
+  // - `subscribeAny`: from anywhere else: on an event (inner sequences, `concat`'s next source,
+  //   `retry`), on a scheduler, in a `Task`.
+  // The rest of this section is how they run; nothing outside this file calls it.
+
+  /// Subscribes a final subscriber made at `file`:`line` by the public API `kind` (`subscribe`,
+  /// `bind(to:)`, `drive`, a trait's `subscribe`): returns a disposable that lets go of
+  /// everything the subscription holds once it ends.
   ///
-  /// When this node's own disposable already does that (``disposableReleasesObserver``) it is
-  /// returned as it is. Otherwise the outermost sink would be returned, and a sink holds its
-  /// downstream for as long as it lives; so the observer is wrapped in a sink that, when the
-  /// subscription ends, makes the returned handle (a ``SingleAssignmentDisposable``) let go of
-  /// it, and with it of the whole chain, whose upstreams release their sinks as they are disposed.
-  ///
-  /// A tracer sees the terminal node `kind` made at `file`:`line`: the caller's call site
-  /// (`bind(to:)`, `drive`, `emit(to:)`, a trait's `subscribe`), or none (`""`, 0) for an
-  /// observer subscribed through the protocol's `subscribe(_:)`, which takes no call site.
+  /// When this node's own disposable already does that (``disposableReleasesObserver``) and the
+  /// subscriber has no `onDisposed`, it is returned as it is. Otherwise the outermost sink would
+  /// be returned, and a sink holds its downstream for as long as it lives; so the subscriber is
+  /// wrapped in a sink that, when the subscription ends, makes the returned handle (a
+  /// ``SingleAssignmentDisposable``) let go of it, and with it of the whole chain, whose
+  /// upstreams release their sinks as they are disposed. A tracer changes none of this: it sees
+  /// a terminal node, owned by `owner` (the `with:` object of `subscribe(with:)`) when given, or
+  /// made at no call site (`""`, 0) for an observer subscribed through the protocol's
+  /// `subscribe(_:)`.
   @inlinable
-  final func subscribeReleasing(
-    _ observer: AnyObserver<Element>, kind: StaticString = "subscribe", file: StaticString = "",
-    line: UInt = 0
+  final func subscribeTerminal(
+    _ subscriber: TerminalSubscriber<Element>, kind: StaticString = "subscribe",
+    file: StaticString = "", line: UInt = 0, owner: AnyObject? = nil
   ) -> any Disposable {
-    if Tracing.isInstalled {
-      return Tracing.terminal(
-        kind: kind, file: file, line: line, upstream: traceID, owner: nil
-      ) { subscribeThroughHandle(observer) }
+    guard Tracing.isInstalled else { return subscribeUntilEnd(subscriber) }
+    return Tracing.terminal(kind: kind, file: file, line: line, upstream: traceID, owner: owner) {
+      subscribeUntilEnd(subscriber)
     }
-    if returnsReleasingDisposable { return subscribeAny(observer) }
-    return subscribeThroughHandle(observer)
-  }
-
-  /// Subscribes `observer` through a handle that lets go of the subscription when it ends.
-  @inlinable
-  final func subscribeThroughHandle(_ observer: AnyObserver<Element>) -> any Disposable {
-    let handle = SingleAssignmentDisposable()
-    // The sink refers to the handle weakly: if the subscription never ends (a subject dropped
-    // without a terminal event) and the caller drops the handle, nothing keeps the pair alive.
-    let sink = GuardedSink(observer, onDisposed: { [weak handle] in handle?.dispose() })
-    handle.setDisposable(sink)
-    sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
-    return handle
-  }
-
-  /// The one subscribe path every subscription takes, where the tracing hook is consulted.
-  ///
-  /// The outermost subscription on a thread runs inside the ``CurrentThreadScheduler``
-  /// trampoline, as every `Producer` subscription does in RxSwift: sources that schedule on the
-  /// current thread start only after the whole chain is subscribed, so an operator that stops
-  /// early can dispose them.
-  @inlinable
-  final func subscribeAny(_ observer: AnyObserver<Element>) -> any Disposable {
-    let trampoline = Trampoline.currentUnretained
-    guard Trampoline.enterIfIdleUnretained(trampoline) else {
-      return subscribeInTrampoline(observer)
-    }
-    let disposable = subscribeInTrampoline(observer)
-    Trampoline.drainAndStop(trampoline)
-    return disposable
   }
 
   /// Subscribes from inside another observable's producer, synchronously.
   ///
-  /// A producer only runs inside ``subscribeAny(_:)`` (or a subscription made from inside one),
-  /// so this thread's trampoline is already running and the lookup that `subscribeAny` makes is
-  /// skipped. Subscriptions made later (on an event, on a scheduler, after a delay) must use
-  /// ``subscribeAny(_:)``. Debug builds check the precondition.
+  /// A producer only runs inside one of the other two ways in (or a subscription made from
+  /// inside one), so this thread's trampoline is already running and the lookup that
+  /// ``subscribeAny(_:)`` makes is skipped. Subscriptions made later (on an event, on a
+  /// scheduler, after a delay) must use ``subscribeAny(_:)``. Debug builds check the
+  /// precondition.
   @inlinable
   final func subscribeNested(_ observer: AnyObserver<Element>) -> any Disposable {
     assert(
       Trampoline.current.isRunning,
       "Streams internal error: subscribeNested called outside a producer")
-    return subscribeInTrampoline(observer)
+    return run(observer)
   }
 
+  /// Subscribes from anywhere: the outermost subscription on a thread runs inside the
+  /// ``CurrentThreadScheduler`` trampoline, as every `Producer` subscription does in RxSwift:
+  /// sources that schedule on the current thread start only after the whole chain is
+  /// subscribed, so an operator that stops early can dispose them.
   @inlinable
-  final func subscribeInTrampoline(_ observer: AnyObserver<Element>) -> any Disposable {
-    if Tracing.isInstalled {
-      return subscribeTraced(observer)
+  final func subscribeAny(_ observer: AnyObserver<Element>) -> any Disposable {
+    let trampoline = Trampoline.currentUnretained
+    guard Trampoline.enterIfIdleUnretained(trampoline) else { return run(observer) }
+    let disposable = run(observer)
+    Trampoline.drainAndStop(trampoline)
+    return disposable
+  }
+
+  /// The subscription of ``subscribeTerminal(_:kind:file:line:owner:)``, past the tracer.
+  @inlinable
+  final func subscribeUntilEnd(_ subscriber: TerminalSubscriber<Element>) -> any Disposable {
+    switch subscriber {
+    case .observer(let observer):
+      if disposableReleasesObserver { return subscribeAny(observer) }
+      let handle = SingleAssignmentDisposable()
+      // The sink refers to the handle weakly: if the subscription never ends (a subject dropped
+      // without a terminal event) and the caller drops the handle, nothing keeps the pair alive.
+      let sink = GuardedSink(observer, onDisposed: { [weak handle] in handle?.dispose() })
+      return subscribeUntilEnd(.sink(sink, handle: handle))
+    case .sink(let sink, let handle):
+      handle.setDisposable(sink)
+      sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
+      return handle
+    case .closures(let onNext, let onError, let onCompleted, let onDisposed):
+      if disposableReleasesObserver, onDisposed == nil {
+        let sink = ClosureSink<Element>(
+          onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: nil, owner: nil)
+        return subscribeAny(AnyObserver(eventHandler: sink.on))
+      }
+      let handle = SingleAssignmentDisposable()
+      let sink = ClosureSink<Element>(
+        onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+        owner: handle)
+      handle.setDisposable(sink)
+      sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
+      return handle
     }
+  }
+
+  /// Runs one subscription on this thread's running trampoline: through the tracer when one is
+  /// installed (``runTraced(_:)``), else the producer.
+  @inlinable
+  final func run(_ observer: AnyObserver<Element>) -> any Disposable {
+    if Tracing.isInstalled { return runTraced(observer) }
     return produce(observer)
   }
 
@@ -190,38 +207,6 @@ public class Observable<Element>: ObservableType {
     TraceNode(
       id: traceID, kind: "\(traceKind)", upstreams: traceUpstreams, file: "\(traceFile)",
       line: traceLine)
-  }
-
-  @inlinable
-  final func subscribeTraced(_ observer: AnyObserver<Element>) -> any Disposable {
-    guard let tracer = Tracing.current, let recorder = tracer.subscription(to: traceNode) else {
-      return produce(observer)
-    }
-    recorder.subscribing()
-    let disposable: any Disposable
-    if let direct = recorder as? any DirectTraceSubscription {
-      disposable = produce(
-        AnyObserver { event in
-          if case .next(let element) = event, let words = TraceValue.plainWords(of: element) {
-            direct.beginPlain(Element.self, words.0, words.1)
-          } else {
-            direct.begin(event.traceKind, value: { event.traceValue() })
-          }
-          observer.on(event)
-          Tracing.endDirect()
-        })
-    } else {
-      disposable = produce(
-        AnyObserver { event in
-          recorder.deliver(event.traceKind, value: { event.traceValue() }) { observer.on(event) }
-        })
-    }
-    recorder.subscribed()
-    // The tracer hears of the disposal before it propagates upstream, so a trace reads in the
-    // order disposal travels: downstream first.
-    return Disposables.create(
-      Disposables.create { recorder.disposed() },
-      disposable)
   }
 }
 

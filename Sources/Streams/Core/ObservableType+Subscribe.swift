@@ -33,44 +33,19 @@ extension ObservableType {
     file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
     guard isolation != nil else {
-      return subscribeClosures(
-        onNext: onNext, onError: onError ?? Hooks.unhandledErrorReporter(),
-        onCompleted: onCompleted, onDisposed: onDisposed,
+      return asObservable().subscribeTerminal(
+        .closures(
+          onNext: onNext, onError: onError ?? Hooks.unhandledErrorReporter(),
+          onCompleted: onCompleted, onDisposed: onDisposed),
         kind: "subscribe", file: file, line: line, owner: nil)
     }
     let caller = CallerIsolation(isolation, api: "subscribe", file: file, line: line)
-    return subscribeClosures(
-      onNext: caller.guarding(onNext),
-      onError: caller.guarding(onError) ?? Hooks.unhandledErrorReporter(),
-      onCompleted: caller.guarding(onCompleted), onDisposed: caller.guarding(onDisposed),
+    return asObservable().subscribeTerminal(
+      .closures(
+        onNext: caller.guarding(onNext),
+        onError: caller.guarding(onError) ?? Hooks.unhandledErrorReporter(),
+        onCompleted: caller.guarding(onCompleted), onDisposed: caller.guarding(onDisposed)),
       kind: "subscribe", file: file, line: line, owner: nil)
-  }
-
-  /// The closures' subscription: ``subscribe(onNext:onError:onCompleted:onDisposed:file:line:)``
-  /// and the bindings made of closures; a terminal node `kind` made at `file`:`line` for a tracer.
-  @inlinable
-  func subscribeClosures(
-    onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
-    onCompleted: (() -> Void)?, onDisposed: (() -> Void)?,
-    kind: StaticString, file: StaticString, line: UInt, owner: AnyObject?
-  ) -> any Disposable {
-    let source = asObservable()
-    if Tracing.isInstalled {
-      return Tracing.terminal(
-        kind: kind, file: file, line: line, upstream: source.traceID, owner: owner
-      ) {
-        source.subscribeWithHandle(
-          onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
-      }
-    }
-    if source.returnsReleasingDisposable, onDisposed == nil {
-      // The source's disposable lets go of the sink when the subscription ends: return it.
-      let sink = ClosureSink<Element>(
-        onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: nil, owner: nil)
-      return source.subscribeAny(AnyObserver(eventHandler: sink.on))
-    }
-    return source.subscribeWithHandle(
-      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
   }
 
   /// Subscribes closures that receive `object` (held weakly) along with each event.
@@ -98,25 +73,26 @@ extension ObservableType {
     let onNext = caller.guarding(onNext)
     let onError = caller.guarding(onError)
     let onCompleted = caller.guarding(onCompleted)
-    return subscribeClosures(
-      onNext: { [weak object] element in
-        guard let object else { return }
-        onNext?(object, element)
-      },
-      onError: { [weak object] error in
-        guard let object else { return }
-        onError?(object, error)
-      },
-      onCompleted: { [weak object] in
-        guard let object else { return }
-        onCompleted?(object)
-      },
-      onDisposed: caller.guarding(onDisposed).map { onDisposed in
-        { [weak object] in
+    return asObservable().subscribeTerminal(
+      .closures(
+        onNext: { [weak object] element in
           guard let object else { return }
-          onDisposed(object)
-        }
-      }, kind: "subscribe(with:)", file: file, line: line, owner: object)
+          onNext?(object, element)
+        },
+        onError: { [weak object] error in
+          guard let object else { return }
+          onError?(object, error)
+        },
+        onCompleted: { [weak object] in
+          guard let object else { return }
+          onCompleted?(object)
+        },
+        onDisposed: caller.guarding(onDisposed).map { onDisposed in
+          { [weak object] in
+            guard let object else { return }
+            onDisposed(object)
+          }
+        }), kind: "subscribe(with:)", file: file, line: line, owner: object)
   }
 
   /// Subscribes a closure to every event.
@@ -137,8 +113,8 @@ extension ObservableType {
   ) -> any Disposable {
     let on = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
       .guarding(on)!
-    return asObservable().subscribeReleasing(
-      AnyObserver(eventHandler: on), kind: "subscribe", file: file, line: line)
+    return asObservable().subscribeTerminal(
+      .observer(AnyObserver(eventHandler: on)), kind: "subscribe", file: file, line: line)
   }
 
   /// A terminal subscriber of events made at `file`:`line` (`bind(to:)`, `drive`, `emit(to:)`):
@@ -150,8 +126,8 @@ extension ObservableType {
     _ on: @escaping (Event<Element>) -> Void
   ) -> any Disposable {
     let on = CallerIsolation(isolation, api: kind, file: file, line: line).guarding(on)!
-    return asObservable().subscribeReleasing(
-      AnyObserver(eventHandler: on), kind: kind, file: file, line: line)
+    return asObservable().subscribeTerminal(
+      .observer(AnyObserver(eventHandler: on)), kind: kind, file: file, line: line)
   }
 
   /// A terminal subscriber of elements made at `file`:`line` (`bind(to:)` a relay, `drive` a
@@ -162,28 +138,11 @@ extension ObservableType {
     kind: StaticString, file: StaticString, line: UInt, isolation: (any Actor)? = nil,
     _ onNext: @escaping (Element) -> Void
   ) -> any Disposable {
-    subscribeClosures(
-      onNext: CallerIsolation(isolation, api: kind, file: file, line: line).guarding(onNext),
-      onError: Hooks.unhandledErrorReporter(), onCompleted: nil, onDisposed: nil,
+    asObservable().subscribeTerminal(
+      .closures(
+        onNext: CallerIsolation(isolation, api: kind, file: file, line: line).guarding(onNext),
+        onError: Hooks.unhandledErrorReporter(), onCompleted: nil, onDisposed: nil),
       kind: kind, file: file, line: line, owner: nil)
-  }
-}
-
-extension Observable {
-  /// The closures' subscription through a handle that holds the sink only until the subscription
-  /// ends (see ``subscribeReleasing(_:)``).
-  @inlinable
-  final func subscribeWithHandle(
-    onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
-    onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
-  ) -> any Disposable {
-    let handle = SingleAssignmentDisposable()
-    let sink = ClosureSink<Element>(
-      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-      owner: handle)
-    handle.setDisposable(sink)
-    sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
-    return handle
   }
 }
 
@@ -258,14 +217,15 @@ extension ObservableType {
   ) -> any Disposable {
     let onNext = CallerIsolation(isolation, api: "bind(with:)", file: file, line: line)
       .guarding(onNext)!
-    return subscribeClosures(
-      onNext: { [weak object] element in
-        guard let object else { return }
-        onNext(object, element)
-      },
-      onError: { error in
-        bindingError(error, boundAt: file, line: line)
-      }, onCompleted: nil, onDisposed: nil, kind: "bind(with:)", file: file, line: line,
+    return asObservable().subscribeTerminal(
+      .closures(
+        onNext: { [weak object] element in
+          guard let object else { return }
+          onNext(object, element)
+        },
+        onError: { error in
+          bindingError(error, boundAt: file, line: line)
+        }, onCompleted: nil, onDisposed: nil), kind: "bind(with:)", file: file, line: line,
       owner: object)
   }
 
@@ -281,12 +241,13 @@ extension ObservableType {
     onNext: @escaping (Element) -> Void, isolation: (any Actor)? = #isolation,
     file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    subscribeClosures(
-      onNext: CallerIsolation(isolation, api: "bind(onNext:)", file: file, line: line)
-        .guarding(onNext),
-      onError: { error in
-        bindingError(error, boundAt: file, line: line)
-      }, onCompleted: nil, onDisposed: nil, kind: "bind", file: file, line: line, owner: nil)
+    asObservable().subscribeTerminal(
+      .closures(
+        onNext: CallerIsolation(isolation, api: "bind(onNext:)", file: file, line: line)
+          .guarding(onNext),
+        onError: { error in
+          bindingError(error, boundAt: file, line: line)
+        }, onCompleted: nil, onDisposed: nil), kind: "bind", file: file, line: line, owner: nil)
   }
 }
 
@@ -309,91 +270,4 @@ private func bindingErrorMessage(_ error: any Error) -> String {
   "Streams: binding error: \(error). Binding sequences (bind(to:), drive, emit) must not "
     + "fail; handle errors before binding (catchAndReturn, asDriver(onErrorJustReturn:), "
     + "Infallible)."
-}
-
-/// The sink of ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``: the closures
-/// and the ``SinkLifecycle`` in one object, which is also the observer's context (one allocation
-/// per subscription, where a ``GuardedSink`` over a closure observer would be two).
-///
-/// The caller of `subscribe` holds either the source's own disposable, which lets go of this sink
-/// when the subscription ends, or ``owner``, a handle that holds this sink until it ends: this sink
-/// disposes the handle when it is disposed or terminates, and the handle lets go of it. Either way
-/// the closures live only as long as the subscription.
-///
-/// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
-/// `upstreamSlot` is handed over through it, the closures and `owner` are immutable.
-@usableFromInline
-final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
-  /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
-  @usableFromInline var flags: Int
-  @usableFromInline let onNext: ((Element) -> Void)?
-  @usableFromInline let onError: ((any Error) -> Void)?
-  @usableFromInline let onCompleted: (() -> Void)?
-  @usableFromInline let onDisposed: (() -> Void)?
-  /// The handle the caller holds, when it is not the source's own disposable (see above). Weak:
-  /// if the subscription never ends and the caller drops the handle, nothing keeps the pair alive.
-  @usableFromInline weak let owner: SingleAssignmentDisposable?
-  @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
-
-  @inlinable
-  init(
-    onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?, onCompleted: (() -> Void)?,
-    onDisposed: (() -> Void)?, owner: SingleAssignmentDisposable?
-  ) {
-    self.flags = 0
-    self.onNext = onNext
-    self.onError = onError
-    self.onCompleted = onCompleted
-    self.onDisposed = onDisposed
-    self.owner = owner
-    self.upstreamSlot = nil
-    Resources.track(self)
-  }
-
-  @inlinable
-  deinit { Resources.untrack(self) }
-
-  @inlinable
-  var flagsAddress: UnsafeMutablePointer<Int> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
-  }
-
-  @inlinable
-  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
-
-  @inlinable
-  func on(_ event: Event<Element>) {
-    switch event {
-    case .next(let element):
-      if SinkLifecycle.isActive(flagsAddress) { onNext?(element) }
-    case .error(let error):
-      guard SinkLifecycle.stop(flagsAddress) else { return }
-      if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
-      dispose()
-    case .completed:
-      guard SinkLifecycle.stop(flagsAddress) else { return }
-      onCompleted?()
-      dispose()
-    }
-  }
-
-  @inlinable
-  func setUpstream(_ disposable: consuming any Disposable) {
-    precondition(
-      SinkLifecycle.canSetUpstream(flagsAddress),
-      "Streams internal error: upstream disposable set twice")
-    upstreamSlot = consume disposable
-    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
-  }
-
-  /// Ends the subscription: disposes the upstream, runs `onDisposed` once, and makes the
-  /// caller's handle let go of this sink.
-  @inlinable
-  func dispose() {
-    let outcome = SinkLifecycle.dispose(flagsAddress)
-    if outcome.ownsUpstream { upstreamSlot.take()?.dispose() }
-    guard outcome.first else { return }
-    if let onDisposed { onDisposed() }
-    owner?.dispose()
-  }
 }

@@ -154,16 +154,15 @@ extension ObservableType {
       disposableReleasesObserver: source.disposableReleasesObserver
     ) { observer in
       let sink = StageSink(observer, step: step)
-      let passesUpstreamOn = source.returnsReleasingDisposable
       let upstream = source.subscribeNested(AnyObserver(eventHandler: sink.on))
-      guard passesUpstreamOn else {
+      guard source.disposableReleasesObserver else {
         sink.setUpstream(upstream)
         return sink
       }
       // The upstream's disposable lets go of this sink when the subscription ends, and this
       // sink has nothing of its own to do on disposal: hand that disposable on, so that the
       // caller's disposable never holds this sink (and, through it, the downstream).
-      sink.handedOn = upstream as? SubjectSubscription
+      sink.handedOn = SubjectSubscription.handedOn(upstream)
       sink.setUpstream(copy upstream)
       return upstream
     }

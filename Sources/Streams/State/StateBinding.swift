@@ -86,7 +86,7 @@ final class StateBinding<Element: Sendable>: Sendable {
     apply: @escaping @MainActor @Sendable (Element) -> Bool
   ) -> any Disposable {
     let binding = StateBinding(file: file, line: line, apply: apply)
-    // As `subscribeReleasing`: the handle holds the sink until the binding ends, then lets go.
+    // The handle holds the sink until the binding ends, then lets go.
     let handle = SingleAssignmentDisposable()
     let sink = GuardedSink(
       AnyObserver(eventHandler: binding.on),
@@ -95,17 +95,8 @@ final class StateBinding<Element: Sendable>: Sendable {
         binding.end()
       })
     binding.start(sink: sink, attach: attach)
-    handle.setDisposable(sink)
-    if Tracing.isInstalled {
-      return Tracing.terminal(
-        kind: "bind(to: state)", file: file, line: line, upstream: source.traceID, owner: nil
-      ) {
-        sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
-        return handle
-      }
-    }
-    sink.setUpstream(source.subscribeAny(AnyObserver(eventHandler: sink.on)))
-    return handle
+    return source.subscribeTerminal(
+      .sink(sink, handle: handle), kind: "bind(to: state)", file: file, line: line)
   }
 
   @usableFromInline

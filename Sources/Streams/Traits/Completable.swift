@@ -96,13 +96,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
   ) -> any Disposable {
     let observer = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
       .guarding(observer)!
-    return primitiveSequence.source.subscribeReleasing(
-      AnyObserver { event in
-        switch event {
-        case .error(let error): observer(.error(error))
-        case .completed: observer(.completed)
-        }
-      }, kind: "subscribe", file: file, line: line)
+    return primitiveSequence.source.subscribeTerminal(
+      .observer(
+        AnyObserver { event in
+          switch event {
+          case .error(let error): observer(.error(error))
+          case .completed: observer(.completed)
+          }
+        }), kind: "subscribe", file: file, line: line)
   }
 
   /// Subscribes closures to the completion, the failure and the disposal.

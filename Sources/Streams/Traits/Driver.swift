@@ -252,16 +252,17 @@ enum MainActorSubscription {
     onDisposed: (@MainActor () -> Void)?,
     kind: StaticString, file: StaticString, line: UInt
   ) -> any Disposable {
-    source.subscribeClosures(
-      onNext: { element in
-        let element = MainActorBox(element)
-        MainActor.assumeIsolated { onNext?(element.value) }
-      },
-      onError: { error in infallibleFailed(error) },
-      onCompleted: {
-        MainActor.assumeIsolated { onCompleted?() }
-      },
-      onDisposed: onDisposed.map { onDisposed in { MainQueueCheck.runOnMainActor(onDisposed) } },
+    source.subscribeTerminal(
+      .closures(
+        onNext: { element in
+          let element = MainActorBox(element)
+          MainActor.assumeIsolated { onNext?(element.value) }
+        },
+        onError: { error in infallibleFailed(error) },
+        onCompleted: {
+          MainActor.assumeIsolated { onCompleted?() }
+        },
+        onDisposed: onDisposed.map { onDisposed in { MainQueueCheck.runOnMainActor(onDisposed) } }),
       kind: kind, file: file, line: line, owner: nil)
   }
 }

@@ -102,19 +102,20 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     let observer = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
       .guarding(observer)!
     let stopped = Locked(false)
-    return primitiveSequence.source.subscribeReleasing(
-      AnyObserver { event in
-        let first = stopped.withLock { stopped -> Bool in
-          defer { stopped = true }
-          return !stopped
-        }
-        guard first else { return }
-        switch event {
-        case .next(let element): observer(.success(element))
-        case .error(let error): observer(.error(error))
-        case .completed: observer(.completed)
-        }
-      }, kind: "subscribe", file: file, line: line)
+    return primitiveSequence.source.subscribeTerminal(
+      .observer(
+        AnyObserver { event in
+          let first = stopped.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return !stopped
+          }
+          guard first else { return }
+          switch event {
+          case .next(let element): observer(.success(element))
+          case .error(let error): observer(.error(error))
+          case .completed: observer(.completed)
+          }
+        }), kind: "subscribe", file: file, line: line)
   }
 
   /// Subscribes closures to the success, the failure, the empty completion and the disposal.

@@ -86,19 +86,20 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     let observer = CallerIsolation(isolation, api: "subscribe(_:)", file: file, line: line)
       .guarding(observer)!
     let stopped = Locked(false)
-    return primitiveSequence.source.subscribeReleasing(
-      AnyObserver { event in
-        let first = stopped.withLock { stopped -> Bool in
-          defer { stopped = true }
-          return !stopped
-        }
-        guard first else { return }
-        switch event {
-        case .next(let element): observer(.success(element))
-        case .error(let error): observer(.failure(error))
-        case .completed: observer(.failure(RxError.noElements))
-        }
-      }, kind: "subscribe", file: file, line: line)
+    return primitiveSequence.source.subscribeTerminal(
+      .observer(
+        AnyObserver { event in
+          let first = stopped.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return !stopped
+          }
+          guard first else { return }
+          switch event {
+          case .next(let element): observer(.success(element))
+          case .error(let error): observer(.failure(error))
+          case .completed: observer(.failure(RxError.noElements))
+          }
+        }), kind: "subscribe", file: file, line: line)
   }
 
   /// Subscribes closures to the success, the failure and the disposal.

@@ -1,6 +1,7 @@
 import Dispatch
 import Streams
 import StreamsTest
+import StreamsTrace
 import Testing
 
 /// A subscription that ends, by disposal or by a terminal event, lets go of everything it holds:
@@ -86,6 +87,26 @@ struct SubscriptionLifetimeTests {
         onNext: { _ in token.count += 1 }, onError: { _ in token.count += 10 },
         onCompleted: { token.count += 100 })
     }
+  }
+
+  /// A tracer changes nothing of the teardown: the same disposables let go of the same things,
+  /// and the trace records every subscription's end, also a subject's that ends by a terminal
+  /// event while its subscriber keeps the subject's own disposable.
+  @Test("traced: the same teardown, and the trace sees every end", arguments: cases)
+  func tracedTeardown(source: Source, end: End) {
+    let recorder = TraceRecorder()
+    Tracing.install(recorder)
+    Self.check(source, end) { observable, token in
+      observable.subscribe(onNext: { _ in token.count += 1 }, onError: { _ in })
+    }
+    Self.check(source, end) { observable, token in
+      observable.subscribe(
+        AnyObserver<Int> { event in
+          if case .next = event { token.count += 1 }
+        })
+    }
+    Tracing.install(nil)
+    #expect(recorder.graph.subscriptions.map(\.file) == [], "live subscriptions left in the trace")
   }
 
   @Test("subscribe(onNext:onDisposed:)", arguments: cases)
