@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "StreamsTest", targets: ["StreamsTest"]),
     .library(name: "StreamsState", targets: ["StreamsState"]),
     .library(name: "StreamsTrace", targets: ["StreamsTrace"]),
+    .library(name: "StreamsTraceRecording", targets: ["StreamsTraceRecording"]),
     .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
     .executable(name: "search-demo", targets: ["SearchDemo"]),
     .executable(name: "screen-demo", targets: ["ScreenDemo"]),
@@ -25,7 +26,11 @@ let package = Package(
     // StreamsTest carries the test-framework side of tracing (`expectEdge`, `XCTAssertEdge`, ...),
     // so StreamsTrace, which apps link to record at run time, never imports Testing or XCTest.
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
-    .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsShims"]),
+    // What an app links to record a trace: the recorder, its rings, the graph, the dump writer.
+    .target(name: "StreamsTraceRecording", dependencies: ["Streams", "StreamsShims"]),
+    // What a developer runs on a trace: the dump reader, the queries, the exports, the commands
+    // of `streams-trace`. Re-exports StreamsTraceRecording, so `import StreamsTrace` is all of it.
+    .target(name: "StreamsTrace", dependencies: ["Streams", "StreamsTraceRecording"]),
     .executableTarget(name: "SearchDemo", dependencies: ["Streams"]),
     // Misuses the API on purpose: `ReleaseMisuseTests` runs a release build of it, to check that
     // every stop keeps its message at -O.

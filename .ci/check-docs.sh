@@ -8,7 +8,8 @@
 #   2. `docc convert Sources/<Module>/<Module>.docc` turns each module's graphs and its catalog
 #      (landing page, articles) into Module.doccarchive, with `--warnings-as-errors`.
 #
-# The modules are converted in dependency order (StreamsState, Streams, StreamsTrace, StreamsTest)
+# The modules are converted in dependency order (StreamsState, Streams, StreamsTraceRecording,
+# StreamsTrace, StreamsTest)
 # and each archive is passed to the later ones with `--dependency`, so that a doc comment in one
 # module can link a symbol of another with an absolute link: ``/Streams/Observable``.
 #
@@ -33,7 +34,7 @@ else
   echo "check-docs: no docc found (it ships with the Swift toolchain)" >&2
   exit 1
 fi
-modules=(StreamsState Streams StreamsTrace StreamsTest)
+modules=(StreamsState Streams StreamsTraceRecording StreamsTrace StreamsTest)
 
 mkdir -p "$(dirname "$out")"
 graphs="$(swift build --show-bin-path)/../symbolgraph"

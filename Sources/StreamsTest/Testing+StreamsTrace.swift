@@ -13,7 +13,7 @@
   /// expectEdge(from: .kind("map").owner("CartBadge"), to: "CartBadge", in: graph)
   /// ```
   ///
-  /// The message (``/StreamsTrace/TraceGraph/edgeFailure(from:to:kind:)``) prints the
+  /// The message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/edgeFailure(from:to:kind:)``) prints the
   /// nodes each selector matches with their edges in and out, or the owners and names the trace
   /// has when a selector matches nothing.
   ///
@@ -43,7 +43,7 @@
   /// expectNoCycle(through: "CatalogViewModel", in: graph)
   /// ```
   ///
-  /// The message (``/StreamsTrace/TraceGraph/cycleFailure(through:)``) prints each cycle's
+  /// The message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/cycleFailure(through:)``) prints each cycle's
   /// nodes and files, the edges between them, and the re-entrant deliveries on it.
   ///
   /// - Parameters:
@@ -70,7 +70,7 @@
   /// expectEmissionCount(3, from: .kind("subscribe(with:)").owner("CartBadge"), in: graph)
   /// ```
   ///
-  /// The message (``/StreamsTrace/TraceGraph/emissionCountFailure(_:from:to:)``) prints
+  /// The message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/emissionCountFailure(_:from:to:)``) prints
   /// the edges counted and the nodes each selector matches with their edges.
   ///
   /// - Parameters:
@@ -100,7 +100,7 @@
   /// expectNoLiveSubscriptions(owner: "PromoBanner", in: recorder.graph)
   /// ```
   ///
-  /// The message (``/StreamsTrace/TraceGraph/liveSubscriptionsFailure(owner:)-(String)``)
+  /// The message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/liveSubscriptionsFailure(owner:)-(String)``)
   /// prints each live subscription with the node it listens to and that node's upstreams, its
   /// subscribe site, and whether its owner is gone.
   ///

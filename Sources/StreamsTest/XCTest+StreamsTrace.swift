@@ -10,7 +10,7 @@
   /// XCTAssertEdge(from: "CartViewModel", to: "Analytics", kind: .chain, in: graph)
   /// ```
   ///
-  /// The failure message (``/StreamsTrace/TraceGraph/edgeFailure(from:to:kind:)``) prints the
+  /// The failure message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/edgeFailure(from:to:kind:)``) prints the
   /// nodes each selector matches with their edges in and out.
   public func XCTAssertEdge(
     from: TraceGraph.NodeSelector, to: TraceGraph.NodeSelector,
@@ -29,7 +29,7 @@
   /// XCTAssertNoCycle(in: graph)
   /// ```
   ///
-  /// The failure message (``/StreamsTrace/TraceGraph/cycleFailure(through:)``) prints each cycle's
+  /// The failure message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/cycleFailure(through:)``) prints each cycle's
   /// nodes, files and edges.
   public func XCTAssertNoCycle(
     through: TraceGraph.NodeSelector = .any, in graph: TraceGraph,
@@ -46,7 +46,7 @@
   /// XCTAssertEmissionCount(3, from: .kind("subscribe(with:)").owner("CartBadge"), in: graph)
   /// ```
   ///
-  /// The failure message (``/StreamsTrace/TraceGraph/emissionCountFailure(_:from:to:)``) prints
+  /// The failure message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/emissionCountFailure(_:from:to:)``) prints
   /// the edges counted and the nodes each selector matches.
   public func XCTAssertEmissionCount(
     _ expected: Int, from: TraceGraph.NodeSelector = .any, to: TraceGraph.NodeSelector = .any,
@@ -65,7 +65,7 @@
   /// XCTAssertNoLiveSubscriptions(owner: "PromoBanner", in: graph)
   /// ```
   ///
-  /// The failure message (``/StreamsTrace/TraceGraph/liveSubscriptionsFailure(owner:)-(String)``)
+  /// The failure message (``/StreamsTrace/StreamsTraceRecording/TraceGraph/liveSubscriptionsFailure(owner:)-(String)``)
   /// prints each live subscription with its subscribe site.
   public func XCTAssertNoLiveSubscriptions(
     owner: String, in graph: TraceGraph, _ message: @autoclosure () -> String = "",

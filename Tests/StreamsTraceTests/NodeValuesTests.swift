@@ -3,6 +3,7 @@ import Streams
 import Testing
 
 @testable import StreamsTrace
+@testable import StreamsTraceRecording
 
 /// A plain value of two words whose halves must agree: a torn write would break the agreement.
 private struct Pair: CustomStringConvertible {

@@ -2,6 +2,7 @@ import Streams
 import Testing
 
 @testable import StreamsTrace
+@testable import StreamsTraceRecording
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import StreamsTest
 import Testing
 
 @testable import StreamsTrace
+@testable import StreamsTraceRecording
 
 @Suite("TraceGraph read in chunks")
 struct TraceGraphReadingDumpTests {

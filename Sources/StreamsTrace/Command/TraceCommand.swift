@@ -70,7 +70,7 @@ public enum TraceCommand {
       self.makeFolder = makeFolder
     }
 
-    /// The file system, through ``TraceFile``.
+    /// The file system, through ``/StreamsTraceRecording/TraceFile``.
     public static var files: Environment {
       Environment(
         read: { path throws(TraceFile.Error) in try TraceFile.read(path) },

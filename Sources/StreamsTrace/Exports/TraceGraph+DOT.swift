@@ -4,7 +4,7 @@ extension TraceGraph {
   /// per kind between two boxes, labelled with its counts.
   ///
   /// - Boxes read `owner · kind` (or `owner · name` for a node named with
-  ///   ``TraceRecorder/name(_:_:owner:)``) over `File.swift:line`; their tooltip is
+  ///   ``/StreamsTraceRecording/TraceRecorder/name(_:_:owner:)``) over `File.swift:line`; their tooltip is
   ///   ``describe(node:)``. Subjects are ellipses, sources houses, operators rounded boxes,
   ///   terminal subscribers filled boxes, merged boxes 3D boxes; an id that only an edge names is a
   ///   dashed box.

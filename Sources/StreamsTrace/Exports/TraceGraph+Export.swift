@@ -4,7 +4,7 @@
 // with its counts summed, and which boxes and edges lie on a cycle. The writers only spell the
 // result in their syntax, so both formats always draw the same picture.
 
-/// What part of a trace ``TraceGraph/dot(_:)`` and ``TraceGraph/mermaid(_:)`` draw, and how.
+/// What part of a trace ``StreamsTraceRecording/TraceGraph/dot(_:)`` and ``StreamsTraceRecording/TraceGraph/mermaid(_:)`` draw, and how.
 ///
 /// ```swift
 /// // The cart badge and everything within two edges of it, one box per owner.

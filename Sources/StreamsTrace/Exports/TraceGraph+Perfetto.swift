@@ -17,13 +17,13 @@ extension TraceGraph {
   ///
   /// What the trace shows:
   /// - **Tracks.** One process per source file (`pid` 1, 2, ... in the order the files first
-  ///   appear in ``nodes``; `process_name` is the file), and in it one thread per node
+  ///   appear in ``/StreamsTraceRecording/TraceGraph/nodes``; `process_name` is the file), and in it one thread per node
   ///   (`thread_name` is the node's name when it has one, its kind, file:line, owner and `#id`),
-  ///   sorted by line. Receivers and subscribers that ``nodes`` lacks get a track in a last
+  ///   sorted by line. Receivers and subscribers that ``/StreamsTraceRecording/TraceGraph/nodes`` lacks get a track in a last
   ///   process named `(not in the graph)`. Thread ids follow the process ids, so no `tid` equals
   ///   a `pid`.
-  /// - **Slices.** One `X` slice per entry of ``deliveries``, on the track of the node that
-  ///   received it (``Delivery/to``; for a send into a subject, the subject). Its name is the
+  /// - **Slices.** One `X` slice per entry of ``/StreamsTraceRecording/TraceGraph/deliveries``, on the track of the node that
+  ///   received it (``/StreamsTraceRecording/TraceGraph/Delivery/to``; for a send into a subject, the subject). Its name is the
   ///   event kind and, when recorded, the value (`next: apple`, cut at 100 characters); its
   ///   `args` hold the `delivery` id, the `event`, the `from` and `to` ids, the sender's
   ///   description (`from_node`), the `cause`, the `hop` and its `queue` (after a hop, where the
@@ -31,7 +31,7 @@ extension TraceGraph {
   ///   recorded `time_ns`, the full `value`, and `end` (which rule below gave its end).
   /// - **Flows.** An arrow (`s` and `f` events with `"bp":"e"` and a unique `id`, named after the
   ///   effect's hop: `direct`, `scheduler` or `task`, category `cause`) from each delivery to each
-  ///   delivery whose ``Delivery/cause`` it is: one arrow per effect, so a fan-out draws several.
+  ///   delivery whose ``/StreamsTraceRecording/TraceGraph/Delivery/cause`` it is: one arrow per effect, so a fan-out draws several.
   ///   Both ends sit at the start of their slice, which is where Perfetto (the topmost slice open
   ///   on the track) and `chrome://tracing` (the slice enclosing the time) bind them.
   /// - **Subscribe instants.** A thread-scoped `i` instant on the subscriber's track at the first
@@ -69,7 +69,7 @@ extension TraceGraph {
   /// `chrome://tracing` shows times (Perfetto ignores it).
   ///
   /// The document is UTF-8 JSON: an object with `displayTimeUnit`, `otherData` and
-  /// `traceEvents`, one event per line; strings are escaped as ``dump()`` escapes them; ids and
+  /// `traceEvents`, one event per line; strings are escaped as ``/StreamsTraceRecording/TraceGraph/dump()`` escapes them; ids and
   /// times above 2^53 are written as strings of digits, to stay exact in readers with double
   /// numbers. Events are in the order Perfetto reads them (by time; at one time, slices before
   /// arrows, arrows before instants and counters), metadata first; `ts` is every timed event's

@@ -1,4 +1,4 @@
-/// What changed between two traces of the same code (``TraceGraph/diff(from:)``), by stable key.
+/// What changed between two traces of the same code (``StreamsTraceRecording/TraceGraph/diff(from:)``), by stable key.
 ///
 /// ```swift
 /// let diff = newTrace.diff(from: oldTrace)

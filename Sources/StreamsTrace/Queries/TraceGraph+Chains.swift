@@ -11,7 +11,7 @@ extension TraceGraph {
   /// ```
   ///
   /// - Parameter delivery: The id of the delivery to start from.
-  /// - Returns: That delivery and everything it caused, in the order of ``deliveries`` (oldest
+  /// - Returns: That delivery and everything it caused, in the order of ``/StreamsTraceRecording/TraceGraph/deliveries`` (oldest
   ///   first), with the files they touched; `nil` when the graph has no such delivery (the
   ///   recorder keeps only the most recent deliveries).
   /// - Complexity: O(*d* log *d*) in the number of deliveries.
@@ -80,7 +80,7 @@ extension TraceGraph {
   /// ```
   ///
   /// - Parameter n: The least number of distinct files a chain must touch.
-  /// - Returns: The chains, ordered by their root's place in ``deliveries``.
+  /// - Returns: The chains, ordered by their root's place in ``/StreamsTraceRecording/TraceGraph/deliveries``.
   /// - Complexity: O(*d*) in the number of deliveries.
   public func chainsCrossingFiles(atLeast n: Int) -> [DeliveryChain] {
     let positions = deliveryPositions()

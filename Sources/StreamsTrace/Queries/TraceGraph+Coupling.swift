@@ -6,7 +6,7 @@ extension TraceGraph {
   /// Which owner types subscribe to or send into which: the trace at the level of the objects a
   /// team talks about.
   ///
-  /// A node's owner is ``Node/owner``, or the type its file names. A subscription from a node of
+  /// A node's owner is ``/StreamsTraceRecording/TraceGraph/Node/owner``, or the type its file names. A subscription from a node of
   /// owner A to a subscriber of owner B counts for the pair A → B; so does a send (a chain edge)
   /// from a subscriber of A into a subject of B. Pairs inside one owner are left out.
   ///

@@ -9,7 +9,7 @@ extension TraceGraph {
   /// nodes that share an identity are told apart by file and line order. Edges are compared as (from key, to key, kind) with the sum of their counts.
   /// Cycles are those of ``structuralCycles()``, compared as sets of keys.
   ///
-  /// When either graph is a static map (``origin`` `.static`), only the shape is compared:
+  /// When either graph is a static map (``/StreamsTraceRecording/TraceGraph/origin`` `.static`), only the shape is compared:
   /// subscription and chain edges without their counts (a map has no emissions and counts
   /// places, not events), and no leaks (a map has no live subscriptions); nodes without a name
   /// are keyed by owner, kind and place (file name and line), so the map and the recording must

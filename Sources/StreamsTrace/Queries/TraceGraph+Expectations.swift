@@ -164,7 +164,7 @@ extension TraceGraph {
     return lines.joined(separator: "\n")
   }
 
-  /// The subscriptions still live whose owner is `owner` (see ``Subscription/owner``), by
+  /// The subscriptions still live whose owner is `owner` (see ``/StreamsTraceRecording/TraceGraph/Subscription/owner``), by
   /// ascending id.
   public func liveSubscriptions(owner: String) -> [Subscription] {
     subscriptions.filter { $0.owner == owner }.sorted { $0.id < $1.id }

@@ -4,7 +4,7 @@ extension TraceGraph {
   /// A selector matches a node when every field it sets matches; a selector that sets nothing
   /// (``any``) matches every node. A string literal is a selector of ``ownerOrName``, so the
   /// checks read like the app: `"CartBadge"` is every node the `CartBadge` type owns, and
-  /// `"UIState.contentAlpha"` is the node given that name with ``TraceRecorder/name(_:_:owner:)``.
+  /// `"UIState.contentAlpha"` is the node given that name with ``/StreamsTraceRecording/TraceRecorder/name(_:_:owner:)``.
   /// Refine a selector by chaining: each method returns a copy with one more field set.
   ///
   /// ```swift
@@ -31,7 +31,7 @@ extension TraceGraph {
     public var role: Role?
     /// The node's owner type, exactly.
     public var owner: String?
-    /// The node's name, exactly (see ``TraceRecorder/name(_:_:owner:)``).
+    /// The node's name, exactly (see ``/StreamsTraceRecording/TraceRecorder/name(_:_:owner:)``).
     public var name: String?
     /// Matches the node's owner or its name, exactly: what a string literal sets.
     public var ownerOrName: String?

@@ -194,7 +194,7 @@ extension TraceGraph {
   /// //   lives as long as Analytics"
   /// ```
   ///
-  /// - Returns: One ``HeldElsewhere`` per live subscription whose ``Subscription/bag`` names an
+  /// - Returns: One ``HeldElsewhere`` per live subscription whose ``/StreamsTraceRecording/TraceGraph/Subscription/bag`` names an
   ///   owner other than the type its own file names.
   public func heldElsewhere() -> [HeldElsewhere] {
     var byID: [UInt64: Node] = [:]
@@ -346,7 +346,7 @@ extension TraceGraph {
   }
 
   /// A list of nodes (``TraceGraph/neverSubscribed()``, ``TraceGraph/neverEmitted()``), usable as
-  /// a collection of ``TraceGraph/Node``; its description prints one node a line.
+  /// a collection of ``/StreamsTraceRecording/TraceGraph/Node``; its description prints one node a line.
   public struct NodeList: Sendable, Equatable, RandomAccessCollection, CustomStringConvertible {
     /// The nodes, by ascending id.
     public var nodes: [Node]

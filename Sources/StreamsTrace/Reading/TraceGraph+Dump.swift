@@ -1,5 +1,5 @@
 extension TraceGraph {
-  /// Reads a graph from a document written by ``dump()``.
+  /// Reads a graph from a document written by ``/StreamsTraceRecording/TraceGraph/dump()``.
   ///
   /// ```swift
   /// let graph = try TraceGraph(dump: text)
@@ -24,7 +24,7 @@ extension TraceGraph {
   /// objects may nest at most 64 deep. The reader checks syntax and types, not the graph's
   /// consistency (an edge may name a node that is not in `nodes`, as a hand-made graph may).
   ///
-  /// - Parameter text: A dump, as written by ``dump()`` or by a compatible writer.
+  /// - Parameter text: A dump, as written by ``/StreamsTraceRecording/TraceGraph/dump()`` or by a compatible writer.
   /// - Throws: ``TraceDumpError`` when the text is not valid JSON, is not a trace dump
   ///   (`format` is not `"streams-trace"`), has a version this reader does not support, lacks a
   ///   required key, repeats a key, or has a value of the wrong type or out of range. The error
@@ -75,7 +75,7 @@ extension TraceGraph {
   }
 }
 
-/// Why a dump handed over in chunks (``TraceGraph/init(readingDump:)``) could not be read.
+/// Why a dump handed over in chunks (``StreamsTraceRecording/TraceGraph/init(readingDump:)``) could not be read.
 public enum TraceDumpReadError: Error, CustomStringConvertible, Equatable, Sendable {
   /// The chunks could not be read: what the system said.
   case file(TraceFile.Error)

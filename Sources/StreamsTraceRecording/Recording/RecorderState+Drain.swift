@@ -276,7 +276,7 @@ extension RecorderState {
   }
 
   /// The owner a file names by convention: `App/TopViewModel.swift` → `TopViewModel`.
-  static func ownerFromFile(_ file: String) -> String? {
+  package static func ownerFromFile(_ file: String) -> String? {
     guard let name = file.split(separator: "/").last, name.hasSuffix(".swift") else { return nil }
     let base = name.dropLast(".swift".count)
     let type = base.split(separator: "+").first.map(String.init) ?? String(base)

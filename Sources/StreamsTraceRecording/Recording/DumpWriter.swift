@@ -180,11 +180,11 @@ struct DumpWriter {
 }
 
 /// The value of the top-level `format` key.
-let dumpFormatName = "streams-trace"
+package let dumpFormatName = "streams-trace"
 
 /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\r`,
 /// `\t`, `\b`, `\f` or `\u00XX`, everything else as its UTF-8 bytes.
-func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
+package func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
   bytes.append(ASCII.quote)
   for byte in value.utf8 {
     switch byte {
@@ -221,22 +221,22 @@ private func hexDigit(_ value: UInt8) -> UInt8 {
   value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }
 
-enum ASCII {
-  static let quote = UInt8(ascii: "\"")
-  static let backslash = UInt8(ascii: "\\")
-  static let lineFeed = UInt8(ascii: "\n")
-  static let carriageReturn = UInt8(ascii: "\r")
-  static let tab = UInt8(ascii: "\t")
-  static let space = UInt8(ascii: " ")
-  static let comma = UInt8(ascii: ",")
-  static let colon = UInt8(ascii: ":")
-  static let openBrace = UInt8(ascii: "{")
-  static let closeBrace = UInt8(ascii: "}")
-  static let openBracket = UInt8(ascii: "[")
-  static let closeBracket = UInt8(ascii: "]")
-  static let minus = UInt8(ascii: "-")
-  static let plus = UInt8(ascii: "+")
-  static let dot = UInt8(ascii: ".")
-  static let zero = UInt8(ascii: "0")
-  static let nine = UInt8(ascii: "9")
+package enum ASCII {
+  package static let quote = UInt8(ascii: "\"")
+  package static let backslash = UInt8(ascii: "\\")
+  package static let lineFeed = UInt8(ascii: "\n")
+  package static let carriageReturn = UInt8(ascii: "\r")
+  package static let tab = UInt8(ascii: "\t")
+  package static let space = UInt8(ascii: " ")
+  package static let comma = UInt8(ascii: ",")
+  package static let colon = UInt8(ascii: ":")
+  package static let openBrace = UInt8(ascii: "{")
+  package static let closeBrace = UInt8(ascii: "}")
+  package static let openBracket = UInt8(ascii: "[")
+  package static let closeBracket = UInt8(ascii: "]")
+  package static let minus = UInt8(ascii: "-")
+  package static let plus = UInt8(ascii: "+")
+  package static let dot = UInt8(ascii: ".")
+  package static let zero = UInt8(ascii: "0")
+  package static let nine = UInt8(ascii: "9")
 }

@@ -33,7 +33,7 @@ public enum TraceFile {
   }
 
   /// Opens the file at `path` (`-`: standard input) to be read a chunk at a time, as
-  /// ``TraceGraph/init(readingDump:)`` reads a dump.
+  /// `TraceGraph(readingDump:)`, in StreamsTrace, reads a dump.
   ///
   /// - Parameters:
   ///   - path: The file, or `-` for standard input (never closed here).

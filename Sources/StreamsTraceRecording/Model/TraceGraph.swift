@@ -2,7 +2,7 @@
 /// live subscriptions with their owners, and the recent deliveries with their causes.
 ///
 /// A `TraceGraph` is plain data. The recorder builds one (``TraceRecorder/graph``), ``dump()``
-/// writes it as versioned JSON and ``init(dump:)`` reads it back; the queries work on it, so a
+/// writes it as versioned JSON and `init(dump:)` (StreamsTrace) reads it back; the queries work on it, so a
 /// trace recorded on a device can be examined anywhere.
 ///
 /// Its size is bounded by the graph, not by the run's length: nodes, edges with counters, the

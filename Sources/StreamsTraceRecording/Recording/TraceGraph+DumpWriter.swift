@@ -1,6 +1,6 @@
 extension TraceGraph {
   /// Writes the graph as a versioned JSON document (format `"streams-trace"`, version 1) that
-  /// ``init(dump:)`` reads back into an equal graph.
+  /// `init(dump:)` (StreamsTrace) reads back into an equal graph.
   ///
   /// ```swift
   /// let graph = TraceGraph(nodes: [

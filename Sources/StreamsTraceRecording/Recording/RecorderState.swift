@@ -25,7 +25,7 @@ import StreamsShims
 /// (``recentDeliveries()``), and the sends made inside a delivery (chain edges), timeline
 /// deliveries, strings and descriptions wait in each thread's ``EventQueue`` until a reader takes
 /// the graph or the queue fills (``drain()``).
-struct RecorderState {
+package struct RecorderState {
   let configuration: TraceConfiguration
   var nodes: [UInt64: TraceGraph.Node] = [:]
   var edges: [EdgeKey: TraceGraph.Edge] = [:]
