@@ -111,7 +111,7 @@ public class Observable<Element>: ObservableType {
   /// a terminal node, owned by `owner` (the `with:` object of `subscribe(with:)`) when given, or
   /// made at no call site (`""`, 0) for an observer subscribed through the protocol's
   /// `subscribe(_:)`.
-  @inlinable
+  @inlinable @inline(__always)
   final func subscribeTerminal(
     _ subscriber: TerminalSubscriber<Element>, kind: StaticString = "subscribe",
     file: StaticString = "", line: UInt = 0, owner: AnyObject? = nil
@@ -151,7 +151,11 @@ public class Observable<Element>: ObservableType {
   }
 
   /// The subscription of ``subscribeTerminal(_:kind:file:line:owner:)``, past the tracer.
-  @inlinable
+  ///
+  /// Always inlined: the caller builds `subscriber` and it should be taken apart where it is
+  /// built, where its closures are moved rather than copied (measured: about 130 instructions
+  /// per subscription otherwise, `subscribe-dispose`).
+  @inlinable @inline(__always)
   final func subscribeUntilEnd(_ subscriber: TerminalSubscriber<Element>) -> any Disposable {
     switch subscriber {
     case .observer(let observer):
@@ -160,7 +164,9 @@ public class Observable<Element>: ObservableType {
       // The sink refers to the handle weakly: if the subscription never ends (a subject dropped
       // without a terminal event) and the caller drops the handle, nothing keeps the pair alive.
       let sink = GuardedSink(observer, onDisposed: { [weak handle] in handle?.dispose() })
-      return subscribeUntilEnd(.sink(sink, handle: handle))
+      handle.setDisposable(sink)
+      sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
+      return handle
     case .sink(let sink, let handle):
       handle.setDisposable(sink)
       sink.setUpstream(subscribeAny(AnyObserver(eventHandler: sink.on)))
