@@ -1,45 +1,185 @@
-/// The state of `switchLatest` / `flatMapLatest`: an outer sequence of inner sequences, of which
-/// only the latest is subscribed.
+/// The state of one subscription of `switchLatest` / `flatMapLatest`: an outer sequence of inner
+/// sequences, of which only the latest is subscribed.
 ///
-/// Inner sequences are numbered; events of an inner sequence that is no longer the latest are
-/// dropped, which covers one that emits on another thread while it is being replaced.
+/// Inner sequences are numbered from 1; the events of one that is no longer the latest are
+/// dropped, which covers one that emits on another thread while it is being replaced. Every
+/// transition runs under the sink's lock and returns what the sink must do once the lock is
+/// released (dispose a subscription, subscribe to an inner sequence, drain an event); the machine
+/// never calls out.
+///
+/// ```
+///                 inner arrives                     outer completes
+///   outerOnly ────────────────────▶ outerAndInner ────────────────────▶ innerOnly
+///       │     ◀────────────────────                                         │
+///       │         inner completes                                           │ inner completes
+///       │ outer completes                                                   ▼
+///       └────────────────────────────────▶ ended ◀──────────────────────────┘
+///                                            ▲
+///                                            └── an error, or disposal, in any state
+/// ```
+///
+/// An inner sequence that arrives in `outerAndInner` or `innerOnly` replaces the latest one.
+///
+/// The outbox and the two subscription slots are stored beside the state: a slot is filled when
+/// `subscribe` returns, which may be after the sequence ended (``UpstreamDisposable``).
 @usableFromInline
 struct SwitchStateMachine<Element> {
+  /// Where the switch stands; `latest` is the number of the latest inner sequence (0 before the
+  /// first), whose events are forwarded.
+  @usableFromInline
+  enum State {
+    /// The outer sequence runs and no inner sequence is live: none arrived yet, or the latest
+    /// one completed.
+    case outerOnly(latest: Int)
+    /// The outer sequence runs and inner sequence `latest` is live.
+    case outerAndInner(latest: Int)
+    /// The outer sequence completed and inner sequence `latest` is live: its completion completes
+    /// the switch.
+    case innerOnly(latest: Int)
+    /// A terminal event was accepted (it may still be queued for the deliverer), or the
+    /// subscription was disposed: nothing more is delivered. The subscriptions are still held
+    /// until disposal, or until their sequence completes.
+    case ended(latest: Int)
+  }
+
+  /// What to do when the outer sequence's `subscribe` returned, or an inner one's.
+  @usableFromInline
+  enum SubscribedAction {
+    /// Keep it: the machine holds it until it must be disposed.
+    case keep
+    /// Dispose it now: its sequence already completed, it is outdated, or the switch ended.
+    case dispose(any Disposable)
+  }
+
+  /// What to do with an inner sequence that arrived.
+  @usableFromInline
+  enum InnerArrivedAction {
+    /// Nothing: the switch ended.
+    case ignore
+    /// Dispose `replaced`, the latest inner subscription, if any, then subscribe to the sequence,
+    /// numbered `id`.
+    case subscribe(id: Int, replaced: (any Disposable)?)
+  }
+
+  /// What to do with a sequence that emits one element and completes during `subscribe`
+  /// (`just`).
+  @usableFromInline
+  enum ImmediateArrivedAction {
+    /// Nothing: the switch ended.
+    case ignore
+    /// A subscription must be disposed first: nothing changed, the caller takes the path of any
+    /// other inner sequence (``innerArrived()``).
+    case subscribe
+    /// It is the latest sequence, numbered `id`: the caller delivers `first` if it is not `nil`
+    /// (otherwise drains), then asks for more (``nextOrImmediateCompleted(_:)``) or completes it
+    /// (``immediateCompleted(_:)``).
+    case deliver(id: Int, first: Event<Element>?)
+  }
+
+  /// What to do when a sequence accepted by ``immediateArrived(_:)`` completed.
+  @usableFromInline
+  enum ImmediateCompletedAction {
+    /// Nothing: the outer sequence still runs, or another sequence replaced it, or the switch
+    /// ended.
+    case none
+    /// The switch completes: drain `completion` (`nil` when it was queued for the deliverer).
+    case complete(Event<Element>?)
+  }
+
+  /// What the deliverer of a `just`'s element does next.
+  @usableFromInline
+  enum ImmediateNextAction {
+    /// Deliver `event`, which was queued behind the element, then ask again.
+    case deliver(Event<Element>)
+    /// Nothing was queued: the delivery claim is released and the sequence completed; perform
+    /// `completion`.
+    case completed(ImmediateCompletedAction)
+  }
+
+  /// What to do with an element or an error.
+  @usableFromInline
+  enum ForwardAction {
+    /// Nothing: it came from an outdated inner sequence, or the switch ended.
+    case drop
+    /// Drain `event`: deliver it now, or, when `nil`, let the drain wait for this sender's turn
+    /// (the outbox queued it for the deliverer).
+    case drain(Event<Element>?)
+  }
+
+  /// What to do when the outer sequence or an inner one completed.
+  @usableFromInline
+  enum CompletedAction {
+    /// Nothing to do: an outdated inner sequence completed, or the completed sequence's
+    /// subscription has not returned yet (it is disposed when it does) or was already released.
+    case none
+    /// Dispose the completed sequence's subscription; the switch goes on.
+    case dispose(any Disposable)
+    /// The switch completes: dispose the completed sequence's subscription, if it returned, then
+    /// drain `completion` (`nil` when it was queued for the deliverer).
+    case complete(disposing: (any Disposable)?, completion: Event<Element>?)
+  }
+
+  /// What to do when the subscription ends.
+  @usableFromInline
+  enum DisposeAction {
+    /// Dispose `outer`, then `inner` (each `nil` when not subscribed or already released), then
+    /// release `queued`, the events that will not be delivered.
+    case dispose(
+      outer: (any Disposable)?, inner: (any Disposable)?, queued: RingQueue<Event<Element>>)
+  }
+
+  /// Internal, not private, only so that the `@inlinable` transitions can use it: the sink goes
+  /// through the transitions.
+  @usableFromInline var state = State.outerOnly(latest: 0)
+  /// Internal only for inlining, as `state`.
   @usableFromInline var outbox = SerialOutbox<Element>()
+  /// The outer subscription. Internal only for inlining, as `state`.
   @usableFromInline var outer = UpstreamDisposable.pending
-  @usableFromInline var outerStopped = false
-  @usableFromInline var latest = 0
-  @usableFromInline var hasLatest = false
+  /// The latest inner subscription: `.pending` while it is being subscribed (or while an outdated
+  /// one is, when a `just` replaced it meanwhile), `.released` once it ended. Internal only for
+  /// inlining, as `state`.
   @usableFromInline var inner = UpstreamDisposable.released
 
   /// No inner sequence yet, the outer subscription pending.
   @inlinable
   init() {}
 
-  /// A new inner sequence replaces the latest one: returns its number and the subscription to
-  /// dispose before subscribing to it, or `nil` if the sequence already ended.
+  /// `true` once the switch ended: the sink publishes it in its lock's side word, so that the
+  /// outer sequence's elements are dropped without the lock.
   @inlinable
-  mutating func innerArrived() -> (id: Int, replaced: (any Disposable)?)? {
-    if outbox.isClosed { return nil }
-    latest &+= 1
-    hasLatest = true
-    let replaced = inner.release()
-    inner = .pending
-    return (latest, replaced)
+  var hasEnded: Bool {
+    if case .ended = state { return true }
+    return false
   }
 
-  /// What to do with a sequence that emits one element and completes during `subscribe`
-  /// (`just`).
-  @usableFromInline
-  enum ImmediateArrival {
-    /// The switch already ended: nothing to do.
-    case ended
-    /// A subscription must be disposed first: nothing changed, the caller takes the path of any
-    /// other inner sequence (``innerArrived()``).
-    case subscribe
-    /// It is the latest sequence, numbered `id`: the caller delivers `first` if it is not `nil`,
-    /// then calls ``immediateCompleted(_:)``.
-    case deliver(id: Int, first: Event<Element>?)
+  /// The outer subscription returned.
+  @inlinable
+  mutating func outerSubscribed(_ disposable: any Disposable) -> SubscribedAction {
+    if let late = outer.store(disposable) { return .dispose(late) }
+    return .keep
+  }
+
+  /// A new inner sequence replaces the latest one: it is numbered, and the latest subscription is
+  /// handed back, to be disposed before the new sequence is subscribed.
+  ///
+  /// It may arrive once the outer sequence completed: a selector that completes the outer
+  /// sequence from inside its `onNext`.
+  @inlinable
+  mutating func innerArrived() -> InnerArrivedAction {
+    let id: Int
+    switch state {
+    case .ended:
+      return .ignore
+    case .outerOnly(let latest), .outerAndInner(let latest):
+      id = latest &+ 1
+      state = .outerAndInner(latest: id)
+    case .innerOnly(let latest):
+      id = latest &+ 1
+      state = .innerOnly(latest: id)
+    }
+    let replaced = inner.release()
+    inner = .pending
+    return .subscribe(id: id, replaced: replaced)
   }
 
   /// A sequence that emits `element` and completes during `subscribe` (`just`) replaces the
@@ -50,21 +190,44 @@ struct SwitchStateMachine<Element> {
   /// will find outdated), which every other transition treats alike. No existential is copied:
   /// that costs a value-witness call per copy.
   @inlinable
-  mutating func immediateArrived(_ element: Element) -> ImmediateArrival {
-    if outbox.isClosed { return .ended }
-    if inner.isSet { return .subscribe }
-    latest &+= 1
-    hasLatest = true
-    return .deliver(id: latest, first: outbox.send(.next(element)))
+  mutating func immediateArrived(_ element: Element) -> ImmediateArrivedAction {
+    let id: Int
+    switch state {
+    case .ended:
+      return .ignore
+    case .outerOnly(let latest), .outerAndInner(let latest):
+      if inner.isSet { return .subscribe }
+      id = latest &+ 1
+      state = .outerAndInner(latest: id)
+    case .innerOnly(let latest):
+      if inner.isSet { return .subscribe }
+      id = latest &+ 1
+      state = .innerOnly(latest: id)
+    }
+    return .deliver(id: id, first: outbox.send(.next(element)))
   }
 
-  /// The sequence accepted by ``immediateArrived(_:)`` as `id` completed: returns an event to
-  /// deliver.
+  /// The sequence accepted by ``immediateArrived(_:)`` as `id` completed (once).
   @inlinable
-  mutating func immediateCompleted(_ id: Int) -> Event<Element>? {
-    guard id == latest, hasLatest else { return nil }
-    hasLatest = false
-    return outerStopped ? outbox.send(.completed) : nil
+  mutating func immediateCompleted(_ id: Int) -> ImmediateCompletedAction {
+    switch state {
+    case .outerOnly(let latest):
+      if id == latest {
+        preconditionFailure(
+          "Streams internal error: switchLatest: immediate sequence \(id) completed in state "
+            + "\(state)")
+      }
+      return .none
+    case .outerAndInner(let latest):
+      if id == latest { state = .outerOnly(latest: latest) }
+      return .none
+    case .innerOnly(let latest):
+      guard id == latest else { return .none }
+      state = .ended(latest: latest)
+      return .complete(outbox.send(.completed))
+    case .ended:
+      return .none
+    }
   }
 
   /// The deliverer of the element of sequence `id` (accepted by ``immediateArrived(_:)``) asks
@@ -72,213 +235,161 @@ struct SwitchStateMachine<Element> {
   /// delivery claim is released and the sequence completes (``immediateCompleted(_:)``), in one
   /// critical section instead of two.
   @inlinable
-  mutating func nextOrImmediateCompleted(_ id: Int) -> (next: Event<Element>?, done: Bool) {
-    if let event = outbox.next() { return (event, false) }
-    return (immediateCompleted(id), true)
+  mutating func nextOrImmediateCompleted(_ id: Int) -> ImmediateNextAction {
+    if let event = outbox.next() { return .deliver(event) }
+    return .completed(immediateCompleted(id))
   }
 
-  /// The outer subscription returned; returns it back if it must be disposed at once.
+  /// Inner subscription `id` returned.
   @inlinable
-  mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
-    outer.store(disposable)
-  }
-
-  /// Inner subscription `id` returned; returns it back if it must be disposed at once.
-  @inlinable
-  mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> (any Disposable)? {
-    if id != latest || outbox.isClosed { return disposable }
-    return inner.store(disposable)
-  }
-
-  /// An element or error of inner sequence `id`.
-  @inlinable
-  mutating func innerEvent(_ id: Int, _ event: Event<Element>) -> Event<Element>? {
-    guard id == latest else { return nil }
-    return outbox.send(event)
-  }
-
-  /// Inner sequence `id` completed: returns its subscription to dispose and an event to deliver.
-  @inlinable
-  mutating func innerCompleted(_ id: Int) -> (dispose: (any Disposable)?, deliver: Event<Element>?)
-  {
-    guard id == latest, hasLatest else { return (nil, nil) }
-    hasLatest = false
-    let disposable = inner.release()
-    return (disposable, outerStopped ? outbox.send(.completed) : nil)
-  }
-
-  /// The outer sequence completed: returns its subscription to dispose and an event to deliver.
-  @inlinable
-  mutating func outerCompleted() -> (dispose: (any Disposable)?, deliver: Event<Element>?) {
-    outerStopped = true
-    let disposable = outer.release()
-    return (disposable, hasLatest ? nil : outbox.send(.completed))
-  }
-
-  /// The subscription ends: returns the subscriptions to dispose and the queued events, which
-  /// the caller releases after unlocking.
-  @inlinable
-  mutating func dispose() -> (subscriptions: [any Disposable], released: RingQueue<Event<Element>>)
-  {
-    let pending = outbox.dispose()
-    return ([outer.release(), inner.release()].compactMap { $0 }, pending)
-  }
-}
-
-/// Runs one subscription of `switchLatest` / `flatMapLatest`.
-///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
-/// `downstream` is only called by the holder of the outbox's delivery claim and `selector` only
-/// from the outer sequence's serial `on`.
-@usableFromInline
-final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
-  @usableFromInline typealias Payload = Element
-
-  @usableFromInline let downstream: AnyObserver<Element>
-  @usableFromInline let selector: (Source) throws -> Observable<Element>
-  @usableFromInline let state = Locked(SwitchStateMachine<Element>())
-
-  @inlinable
-  init(
-    downstream: AnyObserver<Element>, selector: @escaping (Source) throws -> Observable<Element>
-  ) {
-    self.downstream = downstream
-    self.selector = selector
-    Resources.track(self)
-  }
-
-  deinit { Resources.untrack(self) }
-
-  /// Subscribes to `source`, switching to `selector(element)` for each element.
-  @inlinable
-  static func subscribe(
-    _ source: Observable<Source>, observer: AnyObserver<Element>,
-    selector: @escaping (Source) throws -> Observable<Element>
-  ) -> any Disposable {
-    let sink = SwitchSink(downstream: observer, selector: selector)
-    let subscription = source.subscribeNested(AnyObserver { event in sink.outerOn(event) })
-    sink.withState { $0.outerSubscribed(subscription) }?.dispose()
-    return sink
-  }
-
-  /// Runs `body` under the lock. Once the outbox is closed, the lock's side word says so, so that
-  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
-  /// transition runs through here, so the word is set in the critical section that closed it.
-  @inlinable
-  func withState<Result>(_ body: (inout SwitchStateMachine<Element>) -> Result) -> Result {
-    state.withLock { machine in
-      let result = body(&machine)
-      if machine.outbox.isClosed { state.storeWord(1) }
-      return result
+  mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> SubscribedAction {
+    switch state {
+    case .ended:
+      return .dispose(disposable)
+    case .outerOnly(let latest), .outerAndInner(let latest), .innerOnly(let latest):
+      guard id == latest else { return .dispose(disposable) }
+      if let late = inner.store(disposable) { return .dispose(late) }
+      return .keep
     }
   }
 
-  /// `true` once the outbox is closed (read without the lock).
+  /// Inner sequence `id` sent `next`, an element (passed as the event it came in, not rebuilt).
   @inlinable
-  var isClosed: Bool { state.loadWord() != 0 }
-
-  @inlinable
-  func outerOn(_ event: Event<Source>) {
-    switch event {
-    case .next(let element):
-      if isClosed { return }
-      let next: Observable<Element>
-      do {
-        next = try selector(element)
-      } catch {
-        drain(withState { $0.outbox.send(.error(error)) })
-        return
+  mutating func innerNext(_ id: Int, _ next: Event<Element>) -> ForwardAction {
+    switch state {
+    case .outerAndInner(let latest), .innerOnly(let latest):
+      guard id == latest else { return .drop }
+      return .drain(outbox.send(next))
+    case .outerOnly(let latest):
+      if id == latest {
+        preconditionFailure(
+          "Streams internal error: switchLatest: element of completed inner sequence \(id) in "
+            + "state \(state)")
       }
-      if let just = next as? JustObservable<Element>, !Tracing.isInstalled,
-        justArrived(just.element)
-      {
-        return
+      return .drop
+    case .ended:
+      return .drop
+    }
+  }
+
+  /// Inner sequence `id` failed: the switch fails, unless the sequence is outdated.
+  @inlinable
+  mutating func innerFailed(_ id: Int, _ error: any Error) -> ForwardAction {
+    switch state {
+    case .outerAndInner(let latest), .innerOnly(let latest):
+      guard id == latest else { return .drop }
+      state = .ended(latest: latest)
+      return .drain(outbox.send(.error(error)))
+    case .outerOnly(let latest):
+      if id == latest {
+        preconditionFailure(
+          "Streams internal error: switchLatest: error of completed inner sequence \(id) in "
+            + "state \(state)")
       }
-      guard let (id, replaced) = withState({ $0.innerArrived() }) else { return }
-      replaced?.dispose()
-      let subscription = next.subscribeAny(AnyObserver { [self] event in innerOn(id, event) })
-      withState { $0.innerSubscribed(id, subscription) }?.dispose()
-    case .error(let error):
-      drain(withState { $0.outbox.send(.error(error)) })
-    case .completed:
-      let (disposable, event) = withState { $0.outerCompleted() }
-      disposable?.dispose()
-      drain(event)
+      return .drop
+    case .ended:
+      return .drop
     }
   }
 
-  /// A `just` arrived: unless the previous inner subscription must be disposed first, delivers
-  /// its element and its completion without subscribing to it (no inner observer, no inner
-  /// subscription to keep). Returns `false` when the caller must subscribe to it instead.
-  ///
-  /// The events, their order, and the trampoline they run in are those of a subscription: the
-  /// trampoline is entered around the events as `subscribeAny` would. Traced subscriptions do
-  /// not come here, so that the tracer sees the inner sequence.
+  /// Inner sequence `id` completed: its subscription is released; when the outer sequence
+  /// completed too, the switch completes.
   @inlinable
-  func justArrived(_ element: Element) -> Bool {
-    let id: Int
-    let first: Event<Element>?
-    switch withState({ $0.immediateArrived(element) }) {
-    case .ended: return true
-    case .subscribe: return false
-    case .deliver(let latest, let event):
-      id = latest
-      first = event
-    }
-    let trampoline = Trampoline.enterIfIdle()
-    var event = first
-    var completed = false
-    // Holding the claim when `first` is set (see `drain`: the rank, or a waiter, otherwise).
-    let saved = first == nil ? nil : ClaimRank.enter(ClaimRank.takeClaimed())
-    while let current = event {
-      if deliver(current) {
-        dispose()
-        break
+  mutating func innerCompleted(_ id: Int) -> CompletedAction {
+    switch state {
+    case .outerOnly(let latest):
+      if id == latest {
+        preconditionFailure(
+          "Streams internal error: switchLatest: inner sequence \(id) completed in state "
+            + "\(state)")
       }
-      (event, completed) = withState { $0.nextOrImmediateCompleted(id) }
-      if completed { break }
-    }
-    if let saved { ClaimRank.leave(saved) }
-    if first == nil { drain(nil) }
-    // `event` is now what the completion hands back to deliver, if anything.
-    if !completed { event = withState { $0.immediateCompleted(id) } }
-    drain(event)
-    trampoline?.drainAndStop()
-    return true
-  }
-
-  @inlinable
-  func innerOn(_ id: Int, _ event: Event<Element>) {
-    switch event {
-    case .next, .error:
-      drain(withState { $0.innerEvent(id, event) })
-    case .completed:
-      let (disposable, event) = withState { $0.innerCompleted(id) }
-      disposable?.dispose()
-      drain(event)
+      return .none
+    case .outerAndInner(let latest):
+      guard id == latest else { return .none }
+      state = .outerOnly(latest: latest)
+      if let disposable = inner.release() { return .dispose(disposable) }
+      return .none
+    case .innerOnly(let latest):
+      guard id == latest else { return .none }
+      state = .ended(latest: latest)
+      let disposable = inner.release()
+      return .complete(disposing: disposable, completion: outbox.send(.completed))
+    case .ended(let latest):
+      // Failed (not yet disposed): the latest releases its subscription itself.
+      guard id == latest, let disposable = inner.release() else { return .none }
+      return .dispose(disposable)
     }
   }
 
+  /// The outer sequence completed: its subscription is released; when no inner sequence is live,
+  /// the switch completes.
   @inlinable
-  func deliver(_ event: Event<Element>) -> Bool {
-    downstream.on(event)
-    return event.isStopEvent
+  mutating func outerCompleted() -> CompletedAction {
+    switch state {
+    case .outerOnly(let latest):
+      state = .ended(latest: latest)
+      let disposable = outer.release()
+      return .complete(disposing: disposable, completion: outbox.send(.completed))
+    case .outerAndInner(let latest):
+      state = .innerOnly(latest: latest)
+    case .innerOnly:
+      preconditionFailure(
+        "Streams internal error: switchLatest: outer sequence completed in state \(state)")
+    case .ended:
+      break
+    }
+    if let disposable = outer.release() { return .dispose(disposable) }
+    return .none
   }
 
+  /// The outer sequence failed: the switch fails.
   @inlinable
-  func nextPending() -> Event<Element>? {
-    withState { $0.outbox.next() }
+  mutating func outerFailed(_ error: any Error) -> ForwardAction {
+    switch state {
+    case .outerOnly(let latest), .outerAndInner(let latest):
+      state = .ended(latest: latest)
+      return .drain(outbox.send(.error(error)))
+    case .innerOnly:
+      preconditionFailure(
+        "Streams internal error: switchLatest: outer sequence failed in state \(state)")
+    case .ended:
+      return .drop
+    }
   }
 
+  /// The selector threw for an element of the outer sequence: the switch fails. (The outer
+  /// sequence may have completed meanwhile: a selector that completes it from inside its
+  /// `onNext`.)
   @inlinable
-  var turnRank: Int {
-    withState { $0.outbox.turns.rank }
+  mutating func selectorFailed(_ error: any Error) -> ForwardAction {
+    switch state {
+    case .outerOnly(let latest), .outerAndInner(let latest), .innerOnly(let latest):
+      state = .ended(latest: latest)
+      return .drain(outbox.send(.error(error)))
+    case .ended:
+      return .drop
+    }
   }
 
+  /// The next event queued for the delivering thread, if any (``SerialOutbox/next()``).
   @inlinable
-  func dispose() {
-    let (subscriptions, released) = withState { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
+  mutating func nextPending() -> Event<Element>? {
+    outbox.next()
+  }
+
+  /// The delivery rank of this subscription's outbox (see ``DeliveryTurns``).
+  @inlinable
+  var turnRank: Int { outbox.turns.rank }
+
+  /// The subscription ends: both subscriptions and the queued events are handed back.
+  @inlinable
+  mutating func dispose() -> DisposeAction {
+    switch state {
+    case .outerOnly(let latest), .outerAndInner(let latest), .innerOnly(let latest),
+      .ended(let latest):
+      state = .ended(latest: latest)
+    }
+    let queued = outbox.dispose()
+    return .dispose(outer: outer.release(), inner: inner.release(), queued: queued)
   }
 }

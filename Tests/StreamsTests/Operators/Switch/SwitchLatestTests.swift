@@ -99,4 +99,48 @@ struct SwitchLatestTests {
     subscription.dispose()
     #expect(!b.hasObservers)
   }
+
+  @Test(
+    "an inner sequence returned by a selector that completed the outer sequence is followed",
+    arguments: InnerKind.allCases)
+  func selectorCompletesOuter(kind: InnerKind) {
+    let log = ScenarioLog()
+    let outer = ManualOuter(log: log)
+    let live = PublishSubject<Int>()
+    var events: [Event<Int>] = []
+    _ = outer.observable.flatMapLatest { value -> Observable<Int> in
+      if value == 1 { return live.asObservable() }
+      outer.complete()  // reaches the operator re-entrantly, before this inner sequence
+      return kind.make(value)
+    }
+    .subscribe { events.append($0) }
+    outer.send(1)
+    live.onNext(10)
+    outer.send(2)
+    #expect(events == [.next(10), .next(2), .completed])
+    #expect(!live.hasObservers)
+    #expect(log.lines == ["outer disposed"])
+  }
+
+  @Test("a selector that completes the outer sequence, then throws, fails the switch")
+  func selectorCompletesOuterThenThrows() {
+    let log = ScenarioLog()
+    let outer = ManualOuter(log: log)
+    let live = PublishSubject<Int>()
+    var values: [Int] = []
+    var failure: (any Error)?
+    _ = outer.observable.flatMapLatest { value -> Observable<Int> in
+      if value == 1 { return live.asObservable() }
+      outer.complete()  // reaches the operator re-entrantly, before the throw
+      throw MultiTestError.selector
+    }
+    .subscribe(onNext: { values.append($0) }, onError: { failure = $0 })
+    outer.send(1)
+    live.onNext(10)
+    outer.send(2)
+    #expect(values == [10])
+    #expect(failure as? MultiTestError == .selector)
+    #expect(!live.hasObservers)
+    #expect(log.lines == ["outer disposed"])
+  }
 }
