@@ -24,7 +24,8 @@ let package = Package(
     // URLSession.rx, OperationQueueScheduler. The core links FoundationEssentials only.
     .target(name: "StreamsFoundation", dependencies: ["Streams"]),
     // StreamsTest carries the test-framework side of tracing (`expectEdge`, `XCTAssertEdge`, ...),
-    // so StreamsTrace, which apps link to record at run time, never imports Testing or XCTest.
+    // so the trace modules (an app links StreamsTraceRecording to record at run time) never import
+    // Testing or XCTest.
     .target(name: "StreamsTest", dependencies: ["Streams", "StreamsState", "StreamsTrace"]),
     // What an app links to record a trace: the recorder, its rings, the graph, the dump writer.
     .target(name: "StreamsTraceRecording", dependencies: ["Streams", "StreamsShims"]),

@@ -14,7 +14,8 @@ enum TerminalSubscriber<Element> {
     onDisposed: (() -> Void)?)
 }
 
-/// The sink of ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``: the closures
+/// The sink of
+/// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:isolation:file:line:)``: the closures
 /// and the ``SinkLifecycle`` in one object, which is also the observer's context (one allocation
 /// per subscription, where a ``GuardedSink`` over a closure observer would be two).
 ///

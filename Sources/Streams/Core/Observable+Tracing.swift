@@ -9,11 +9,11 @@ extension Observable {
     guard let tracer = Tracing.current, let recorder = tracer.subscription(to: traceNode) else {
       return produce(observer)
     }
-    let traced = TracedNodeDisposable(recorder)
-    // Only a node whose disposable lets go of its observer when it ends keeps `traced` in its
-    // observer: for any other, the observer (held by the node's sink) would keep `traced`, and
-    // `traced` the sink, alive after disposal.
-    let ender = disposableReleasesObserver ? traced : nil
+    let end = TracedNodeEnd(recorder)
+    let traced = TracedNodeDisposable(end)
+    // Only a node whose disposable lets go of its observer when it ends reports its end from its
+    // observer; any other is disposed by its subscriber when it ends.
+    let ender = disposableReleasesObserver ? end : nil
     recorder.subscribing()
     let disposable: any Disposable
     if let direct = recorder as? any DirectTraceSubscription {
@@ -49,15 +49,57 @@ extension Observable {
 /// (``Observable/disposableReleasesObserver``, a subject's subscription) is not disposed when it
 /// ends by a terminal event: its subscriber holds that disposable as it is, with no sink of
 /// Streams' that disposes it then, traced or not. Such a node reports its end once its terminal
-/// event has been delivered and its subscription has returned, whichever is later.
+/// event has been delivered and its subscription has returned, whichever is later
+/// (``TracedNodeEnd``).
 ///
-/// `@unchecked Sendable`: `state` is only accessed atomically; `disposable` is written once,
-/// before the `subscribedBit` is published, and read only after seeing it.
+/// `@unchecked Sendable`: `disposable` is written once, before `end` publishes the subscribed
+/// bit, and read only after seeing it.
 @usableFromInline
 final class TracedNodeDisposable: Cancelable, @unchecked Sendable {
+  @usableFromInline let end: TracedNodeEnd
+  @exclusivity(unchecked) @usableFromInline var disposable: (any Disposable)?
+
+  @usableFromInline
+  init(_ end: TracedNodeEnd) {
+    self.end = end
+  }
+
+  /// The subject subscription at the bottom of this node's disposable, when the node hands one
+  /// on (an element-wise stage over a subject, see `stage`), as it would be untraced.
+  @usableFromInline
+  var subjectSubscription: SubjectSubscription? {
+    guard end.isSubscribed, let disposable else { return nil }
+    return SubjectSubscription.handedOn(disposable)
+  }
+
+  @usableFromInline
+  var isDisposed: Bool { end.isDisposed }
+
+  /// The node's subscription returned `disposable`.
+  @usableFromInline
+  func subscribed(_ disposable: any Disposable) {
+    self.disposable = disposable
+    if end.subscribed() { disposable.dispose() }
+  }
+
+  @usableFromInline
+  func dispose() {
+    guard end.disposed() else { return }
+    disposable?.dispose()
+  }
+}
+
+/// Where a traced node's subscription stands (subscribed, terminated, reported, disposed, one
+/// bit each) and the tracer's record of it, which hears of the end once.
+///
+/// The observer a releasing node is given holds this, not the ``TracedNodeDisposable``: the
+/// node's disposable holds its observer until it ends, and a disposable that held the observer
+/// that holds it would keep both alive once dropped (a subject released without a terminal
+/// event, its subscriber's disposable dropped), where untraced both go.
+@usableFromInline
+final class TracedNodeEnd: Sendable {
   @usableFromInline let recorder: any TraceSubscription
   @usableFromInline let state = Locked(())
-  @exclusivity(unchecked) @usableFromInline var disposable: (any Disposable)?
 
   @usableFromInline static var subscribedBit: Int { 1 }
   @usableFromInline static var terminatedBit: Int { 2 }
@@ -69,27 +111,20 @@ final class TracedNodeDisposable: Cancelable, @unchecked Sendable {
     self.recorder = recorder
   }
 
-  /// The subject subscription at the bottom of this node's disposable, when the node hands one
-  /// on (an element-wise stage over a subject, see `stage`), as it would be untraced.
   @usableFromInline
-  var subjectSubscription: SubjectSubscription? {
-    guard state.loadWord() & Self.subscribedBit != 0, let disposable else { return nil }
-    return SubjectSubscription.handedOn(disposable)
-  }
+  var isSubscribed: Bool { state.loadWord() & Self.subscribedBit != 0 }
 
   @usableFromInline
   var isDisposed: Bool { state.loadWord() & Self.disposedBit != 0 }
 
-  /// The node's subscription returned `disposable`.
+  /// The node's subscription returned; `true` when it was disposed before (the caller disposes
+  /// what the subscription returned). Reports the end of a node that already terminated.
   @usableFromInline
-  func subscribed(_ disposable: any Disposable) {
-    self.disposable = disposable
+  func subscribed() -> Bool {
     let previous = state.fetchOrWord(Self.subscribedBit)
-    if previous & Self.disposedBit != 0 {
-      disposable.dispose()
-    } else if previous & Self.terminatedBit != 0 {
-      reportEnd()
-    }
+    if previous & Self.disposedBit != 0 { return true }
+    if previous & Self.terminatedBit != 0 { reportEnd() }
+    return false
   }
 
   /// The node, whose disposable lets go of its observer when it ends, delivered its terminal
@@ -100,12 +135,13 @@ final class TracedNodeDisposable: Cancelable, @unchecked Sendable {
     if previous & Self.subscribedBit != 0 { reportEnd() }
   }
 
+  /// Reports the end and marks the node disposed; `true` for the first disposal after the
+  /// subscription returned (the caller disposes what it returned).
   @usableFromInline
-  func dispose() {
+  func disposed() -> Bool {
     reportEnd()
     let previous = state.fetchOrWord(Self.disposedBit)
-    guard previous & Self.disposedBit == 0, previous & Self.subscribedBit != 0 else { return }
-    disposable?.dispose()
+    return previous & Self.disposedBit == 0 && previous & Self.subscribedBit != 0
   }
 
   private func reportEnd() {
@@ -119,7 +155,9 @@ extension SubjectSubscription {
   @inlinable
   static func handedOn(_ disposable: any Disposable) -> SubjectSubscription? {
     if let subscription = disposable as? SubjectSubscription { return subscription }
-    guard Tracing.isInstalled, let traced = disposable as? TracedNodeDisposable else { return nil }
+    // Not guarded by `Tracing.isInstalled`: a tracer removed since `disposable` was made leaves
+    // it traced.
+    guard let traced = disposable as? TracedNodeDisposable else { return nil }
     return traced.subjectSubscription
   }
 }

@@ -49,12 +49,12 @@ public class Observable<Element>: ObservableType {
   @usableFromInline let traceLine: UInt
   /// `true` when the disposable a subscription returns lets go of the observer once the
   /// subscription ends, by disposal or by a terminal event: a subject's subscription, `just`'s
-  /// empty disposable, and element-wise stages over such a source, which hand that same
-  /// disposable on. ``subscribeTerminal(_:kind:file:line:owner:)`` returns it to the caller as it
+  /// empty disposable, the subscriptions of `Observable.observing` and `StateCell.asObservable()`,
+  /// and element-wise stages over such a source, which hand that same disposable on. ``subscribeTerminal(_:kind:file:line:owner:)`` returns it to the caller as it
   /// is; for any other source it returns a handle that lets go of the subscription when it ends,
   /// so that a disposable kept in a `DisposeBag` never keeps an ended subscription's closures
   /// alive. The same with a tracer installed: a traced node of this kind reports its disposal
-  /// when its terminal event has been delivered (``TracedNodeDisposable``).
+  /// when its terminal event has been delivered (`TracedNodeEnd`).
   @usableFromInline let disposableReleasesObserver: Bool
 
   /// Creates a node of the graph. The producer is trusted to follow the event grammar (operators
@@ -96,7 +96,8 @@ public class Observable<Element>: ObservableType {
   // - `subscribeNested`: from inside another observable's producer, synchronously.
   // - `subscribeAny`: from anywhere else: on an event (inner sequences, `concat`'s next source,
   //   `retry`), on a scheduler, in a `Task`.
-  // The rest of this section is how they run; nothing outside this file calls it.
+  // The rest of this section is how they run (with `runTraced`, in Observable+Tracing.swift);
+  // nothing outside these two files calls it.
 
   /// Subscribes a final subscriber made at `file`:`line` by the public API `kind` (`subscribe`,
   /// `bind(to:)`, `drive`, a trait's `subscribe`): returns a disposable that lets go of

@@ -121,7 +121,7 @@ extension ObservableType {
   /// `on` is released when the subscription ends. Called from actor-isolated code (`drive` and
   /// `emit` are main-actor), `on` is checked to run on that actor, as subscribe closures are.
   @inlinable
-  func subscribeTerminal(
+  func subscribeEvents(
     kind: StaticString, file: StaticString, line: UInt, isolation: (any Actor)? = nil,
     _ on: @escaping (Event<Element>) -> Void
   ) -> any Disposable {
@@ -158,7 +158,7 @@ extension ObservableType {
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element {
-    subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
+    subscribeEvents(kind: "bind(to:)", file: file, line: line) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -170,7 +170,7 @@ extension ObservableType {
   ) -> any Disposable
   where Observer.Element == Element? {
     map({ Optional($0) }, file: file, line: line)
-      .subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
+      .subscribeEvents(kind: "bind(to:)", file: file, line: line) { event in
         for observer in observers { observer.on(event) }
       }
   }

@@ -100,7 +100,9 @@ public protocol TraceSubscription: AnyObject, Sendable {
   func subscribing()
   /// The node has subscribed to its upstreams (or the terminal subscriber to its source).
   func subscribed()
-  /// The subscription was disposed.
+  /// The subscription was disposed, or, for a node whose disposable lets go of its observer when
+  /// it ends (a subject's subscription), ended by a terminal event, delivered once its
+  /// subscription returned. Called once.
   func disposed()
   /// The disposable of this terminal subscriber's subscription was added to a `DisposeBag` made
   /// at `file`:`line` (`bag.insert`, `disposed(by:)`): the object that holds that bag owns the

@@ -189,7 +189,7 @@ extension ObservableType {
   private func bindRelays(
     file: StaticString, line: UInt, _ accept: @escaping (Element) -> Void
   ) -> any Disposable {
-    subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
+    subscribeEvents(kind: "bind(to:)", file: file, line: line) { event in
       switch event {
       case .next(let element): accept(element)
       case .error(let error):

@@ -136,7 +136,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribeTerminal(
+    asObservable().subscribeEvents(
       kind: "drive", file: file, line: line, isolation: #isolation
     ) { event in
       for observer in observers { observer.on(event) }
@@ -154,7 +154,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     _ observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribeTerminal(
+    asObservable().subscribeEvents(
       kind: "drive", file: file, line: line, isolation: #isolation
     ) { event in
       let optional = event.map { Optional($0) }

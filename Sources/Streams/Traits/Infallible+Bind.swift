@@ -11,7 +11,7 @@ extension InfallibleType {
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
+    asObservable().subscribeEvents(kind: "bind(to:)", file: file, line: line) { event in
       for observer in observers { observer.on(event) }
     }
   }
@@ -26,7 +26,7 @@ extension InfallibleType {
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribeTerminal(kind: "bind(to:)", file: file, line: line) { event in
+    asObservable().subscribeEvents(kind: "bind(to:)", file: file, line: line) { event in
       let optional = event.map { Optional($0) }
       for observer in observers { observer.on(optional) }
     }

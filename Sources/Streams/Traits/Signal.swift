@@ -130,7 +130,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element {
-    asObservable().subscribeTerminal(
+    asObservable().subscribeEvents(
       kind: "emit(to:)", file: file, line: line, isolation: #isolation
     ) { event in
       for observer in observers { observer.on(event) }
@@ -148,7 +148,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable
   where Observer.Element == Element? {
-    asObservable().subscribeTerminal(
+    asObservable().subscribeEvents(
       kind: "emit(to:)", file: file, line: line, isolation: #isolation
     ) { event in
       let optional = event.map { Optional($0) }

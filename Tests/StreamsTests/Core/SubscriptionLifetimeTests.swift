@@ -96,6 +96,7 @@ struct SubscriptionLifetimeTests {
   func tracedTeardown(source: Source, end: End) {
     let recorder = TraceRecorder()
     Tracing.install(recorder)
+    defer { Tracing.install(nil) }
     Self.check(source, end) { observable, token in
       observable.subscribe(onNext: { _ in token.count += 1 }, onError: { _ in })
     }
@@ -105,8 +106,31 @@ struct SubscriptionLifetimeTests {
           if case .next = event { token.count += 1 }
         })
     }
-    Tracing.install(nil)
     #expect(recorder.graph.subscriptions.map(\.file) == [], "live subscriptions left in the trace")
+  }
+
+  /// A subject dropped without a terminal event, its subscriber's disposable dropped too: both
+  /// go, traced or not, where nothing between them is a sink (a sink and its disposable hold each
+  /// other until the subscription ends, as in RxSwift).
+  @Test(
+    "a dropped subject and a dropped disposable let go", arguments: [Source.subject, .stages],
+    [false, true])
+  func droppedSubject(source: Source, traced: Bool) {
+    Tracing.install(traced ? TraceRecorder() : nil)
+    defer { Tracing.install(nil) }
+    weak var weakToken: Token?
+    weak var weakSubject: PublishSubject<Int>?
+    do {
+      let subject = PublishSubject<Int>()
+      weakSubject = subject
+      let token = Token()
+      weakToken = token
+      _ = source.make(subject).subscribe(onNext: { _ in token.count += 1 })
+      subject.onNext(1)
+      #expect(token.count == 1, "the subscriber received the element")
+    }
+    #expect(weakSubject == nil, "the subject is released")
+    #expect(weakToken == nil, "the subscriber's closure is released")
   }
 
   @Test("subscribe(onNext:onDisposed:)", arguments: cases)

@@ -1,6 +1,7 @@
 import Dispatch
 import Streams
 import StreamsState
+import StreamsTrace
 import Testing
 
 /// An object whose release the lifetime tests watch with a weak reference.
@@ -152,6 +153,32 @@ extension MainThreadDeliveryTests {
       a.value = 3
       await drainMainQueue()
       #expect(received == [1, 2, 3])
+    }
+
+    /// A subscription whose disposable was dropped and whose `read` holds the cell weakly is held
+    /// by the cell's registration alone, and goes with the cell; traced too (the node's observer
+    /// must not hold the disposable that holds it, or the two would outlive the cell).
+    @Test(
+      "a dropped disposable and a dropped cell let go, traced or not", arguments: [false, true])
+    @MainActor
+    func droppedCell(traced: Bool) async {
+      await drainMainQueue()
+      Tracing.install(traced ? TraceRecorder() : nil)
+      defer { Tracing.install(nil) }
+      weak var weakToken: Token?
+      weak var weakCell: StateCell<Int>?
+      do {
+        let a = StateCell(1)
+        weakCell = a
+        let token = Token()
+        weakToken = token
+        _ = Observable.observing { [weak a] in a?.value ?? 0 }.subscribe(onNext: { _ in
+          withExtendedLifetime(token) {}
+        })
+      }
+      await drainMainQueue()
+      #expect(weakCell == nil, "the cell is released")
+      #expect(weakToken == nil, "the subscriber's closure is released")
     }
   }
 }
