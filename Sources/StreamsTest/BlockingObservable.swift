@@ -275,7 +275,7 @@ private final class BlockingCollector<Element>: @unchecked Sendable {
   var ranRunLoop = false
 
   let semaphore = DispatchSemaphore(value: 0)
-  private let state = Protected(State())
+  private let state = Locked(State())
   private let max: Int?
   private let predicate: (Element) throws -> Bool
 

@@ -188,7 +188,7 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
           + "called twice on the same scheduler? Create a new TestScheduler for each run, or pass "
           + "later times to start(created:subscribed:disposed:).", file: file, line: line)
     }
-    let box = Protected(StartState<Element>())
+    let box = Locked(StartState<Element>())
     let observer = createObserver(Element.self)
     let factory = UncheckedBox(create)
     scheduleAt(created) {

@@ -30,7 +30,7 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
   public let testScheduler: TestScheduler
   /// The events the observable was created with.
   public let recordedEvents: [Recorded<Event<Element>>]
-  let lockedState = Protected(State())
+  let lockedState = Locked(State())
 
   init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
     self.testScheduler = scheduler

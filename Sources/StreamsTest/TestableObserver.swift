@@ -21,7 +21,7 @@ public final class TestableObserver<Element>: ObserverType, @unchecked Sendable 
 
   /// The scheduler whose clock stamps the events.
   public let scheduler: TestScheduler
-  private let recorded = Protected<[Recorded<Event<Element>>]>([])
+  private let recorded = Locked<[Recorded<Event<Element>>]>([])
 
   init(scheduler: TestScheduler) {
     self.scheduler = scheduler

@@ -117,18 +117,3 @@ struct URLSessionRxTests {
     return condition()
   }
 }
-
-/// A value behind a lock, for the events a test collects from another thread.
-final class Locked<Value>: @unchecked Sendable {
-  // @unchecked Sendable: `value` is only touched inside `withLock`.
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    lock.withLock { body(&value) }
-  }
-}

@@ -116,19 +116,20 @@ final class LockStorage<State>: ManagedBuffer<State, Int> {
   }
 }
 
-/// A value guarded by its own lock: the one lock type Streams uses everywhere.
+/// A value guarded by its own lock: the one lock type of every Streams module (`package`, so that
+/// it never appears in an app's namespace).
 @usableFromInline
-struct Locked<State> {
+package struct Locked<State> {
   @usableFromInline let storage: LockStorage<State>
 
   @inlinable
-  init(_ state: State) {
+  package init(_ state: State) {
     storage = LockStorage.make(state)
   }
 
   /// Runs `body` with exclusive access to the state. `body` must not call out to user code.
   @inlinable
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     storage.lock()
     defer { storage.unlock() }
     return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
@@ -136,13 +137,13 @@ struct Locked<State> {
 
   /// Atomically loads the side word.
   @inlinable
-  func loadWord() -> Int {
+  package func loadWord() -> Int {
     storage.withUnsafeMutablePointerToElements { streams_atomic_load($0) }
   }
 
   /// Atomically stores `value` into the side word.
   @inlinable
-  func storeWord(_ value: Int) {
+  package func storeWord(_ value: Int) {
     storage.withUnsafeMutablePointerToElements {
       streams_atomic_store($0, value)
     }
@@ -150,7 +151,7 @@ struct Locked<State> {
 
   /// Atomically ORs `bits` into the side word and returns the previous value.
   @inlinable
-  func fetchOrWord(_ bits: Int) -> Int {
+  package func fetchOrWord(_ bits: Int) -> Int {
     storage.withUnsafeMutablePointerToElements {
       streams_atomic_fetch_or($0, bits)
     }
@@ -158,7 +159,7 @@ struct Locked<State> {
 
   /// Atomically sets the word to `desired` if it is `expected`; returns whether it did.
   @inlinable
-  func compareExchangeWord(expected: Int, desired: Int) -> Bool {
+  package func compareExchangeWord(expected: Int, desired: Int) -> Bool {
     storage.withUnsafeMutablePointerToElements {
       streams_atomic_compare_exchange($0, expected, desired)
     }
@@ -166,7 +167,7 @@ struct Locked<State> {
 
   /// Atomically adds `delta` to the side word and returns the previous value.
   @inlinable
-  func fetchAddWord(_ delta: Int) -> Int {
+  package func fetchAddWord(_ delta: Int) -> Int {
     storage.withUnsafeMutablePointerToElements {
       streams_atomic_fetch_add($0, delta)
     }

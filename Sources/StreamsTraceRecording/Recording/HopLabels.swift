@@ -15,7 +15,7 @@ final class HopLabels: Sendable {
     var numbers: [String: UInt16] = [:]
   }
 
-  private let table = Protected(Table())
+  private let table = Locked(Table())
 
   /// The number of `label`, given a new one on first use; 0 (no label) once 65,535 are taken.
   func number(of label: String) -> UInt16 {

@@ -34,7 +34,7 @@ final class SourceNames: Sendable {
   }
 
   private let roots: [String]
-  private let state = Protected(State())
+  private let state = Locked(State())
 
   /// A library searching `roots` (folders) besides the paths nodes carry.
   init(roots: [String] = []) {

@@ -155,7 +155,7 @@ public final class DumpTrigger: Sendable {
 
 /// The dumps to write at exit.
 enum ExitDumps {
-  static let shared = Protected<[(TraceRecorder, String)]>([])
+  static let shared = Locked<[(TraceRecorder, String)]>([])
 
   static func writeAll() {
     for (recorder, path) in shared.withLock({ $0 }) {

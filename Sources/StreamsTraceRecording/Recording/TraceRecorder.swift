@@ -38,7 +38,7 @@ import StreamsShims
 /// four per thread) or exits.
 public final class TraceRecorder: StreamsTracer, Sendable {
   let configuration: TraceConfiguration
-  let state: Protected<RecorderState>
+  let state: Locked<RecorderState>
   /// Tells this recorder's thread queues from those of recorders installed before it.
   let serial: UInt64
   /// Hands out delivery ids, process-wide: a cause recorded under one recorder never names
@@ -56,7 +56,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
   /// A recorder keeping what `configuration` says.
   public init(configuration: TraceConfiguration = TraceConfiguration()) {
     self.configuration = configuration
-    self.state = Protected(RecorderState(configuration: configuration))
+    self.state = Locked(RecorderState(configuration: configuration))
     self.serial = UInt64(Self.serials.increment())
     self.recordsValues = configuration.recentValues > 0
     self.ringKeepsValues = recordsValues && configuration.recentDeliveries > 0

@@ -33,7 +33,7 @@ import Streams
 public final class TraceSession: Sendable {
   /// The recorder this session installed.
   public let recorder: TraceRecorder
-  private let finished = Protected<TraceGraph?>(nil)
+  private let finished = Locked<TraceGraph?>(nil)
 
   /// Installs a new recorder keeping what `configuration` says, replacing any tracer installed.
   public init(configuration: TraceConfiguration = TraceConfiguration()) {

@@ -8,7 +8,7 @@ private struct Failure: Error, Equatable {}
 struct DeferredTests {
   @Test("calls the factory once per subscription")
   func perSubscription() {
-    let calls = Protected(0)
+    let calls = Locked(0)
     let source = Observable.deferred {
       let count = calls.withLock { value -> Int in
         value += 1
@@ -16,7 +16,7 @@ struct DeferredTests {
       }
       return Observable.just(count)
     }
-    let values = Protected<[Int]>([])
+    let values = Locked<[Int]>([])
     _ = source.subscribe(onNext: { value in values.withLock { $0.append(value) } })
     _ = source.subscribe(onNext: { value in values.withLock { $0.append(value) } })
     #expect(values.withLock { $0 } == [1, 2])

@@ -13,7 +13,7 @@ struct EmptyTests {
 
   @Test("completes before subscribe returns")
   func synchronous() {
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = Observable<Int>.empty().subscribe { event in events.withLock { $0.append(event) } }
     #expect(events.withLock { $0 } == [.completed])
   }

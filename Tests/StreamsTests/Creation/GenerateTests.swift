@@ -8,7 +8,7 @@ private struct Failure: Error, Equatable {}
 struct GenerateTests {
   @Test("emits states while the condition holds")
   func values() {
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = Observable.generate(initialState: 1, condition: { $0 < 20 }, iterate: { $0 * 3 })
       .subscribe { event in events.withLock { $0.append(event) } }
     #expect(events.withLock { $0 } == [.next(1), .next(3), .next(9), .completed])
@@ -61,7 +61,7 @@ struct GenerateTests {
 
   @Test("an infinite generator is stopped by take on the trampoline")
   func infiniteTake() {
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = Observable.generate(initialState: 0, condition: { _ in true }, iterate: { $0 + 1 })
       .take(2)
       .subscribe { event in events.withLock { $0.append(event) } }

@@ -12,14 +12,14 @@ private final class Box {
 struct JustTests {
   @Test("emits the element and completes synchronously")
   func synchronous() {
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = Observable.just(42).subscribe { event in events.withLock { $0.append(event) } }
     #expect(events.withLock { $0 } == [.next(42), .completed])
   }
 
   @Test("accepts non-Sendable elements")
   func nonSendable() {
-    let values = Protected<[Int]>([])
+    let values = Locked<[Int]>([])
     _ = Observable.just(Box(1))
       .subscribe(onNext: { box in values.withLock { $0.append(box.value) } })
     _ = Observable.just(Box(2), scheduler: CurrentThreadScheduler.instance)
@@ -43,7 +43,7 @@ struct JustTests {
 
   @Test("on the trampoline: completion waits for work queued meanwhile")
   func trampolined() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = Observable.just(1, scheduler: CurrentThreadScheduler.instance).subscribe { event in
       log.withLock { $0.append("\(event)") }
       if case .next = event {

@@ -13,7 +13,7 @@ struct NeverTests {
 
   @Test("disposal ends the subscription without any event")
   func disposal() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let subscription = Observable<Int>.never().subscribe(
       onNext: { _ in log.withLock { $0.append("next") } },
       onError: { _ in log.withLock { $0.append("error") } },

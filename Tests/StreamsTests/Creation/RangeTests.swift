@@ -6,7 +6,7 @@ import Testing
 struct RangeTests {
   @Test("emits count consecutive integers")
   func values() {
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = Observable.range(start: 3, count: 3).subscribe { event in
       events.withLock { $0.append(event) }
     }

@@ -6,7 +6,7 @@ import Testing
 struct RepeatTests {
   @Test("repeats until something downstream stops it")
   func stoppedByTake() {
-    let events = Protected<[Event<String>]>([])
+    let events = Locked<[Event<String>]>([])
     _ = Observable.repeatElement("a").take(3).subscribe { event in
       events.withLock { $0.append(event) }
     }

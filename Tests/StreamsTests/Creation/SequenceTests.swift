@@ -8,7 +8,7 @@ private final class Box {
 }
 
 private func record<Element>(_ source: Observable<Element>) -> [Event<Element>] {
-  let events = Protected<[Event<Element>]>([])
+  let events = Locked<[Event<Element>]>([])
   _ = source.subscribe { event in events.withLock { $0.append(event) } }
   return events.withLock { $0 }
 }
@@ -73,7 +73,7 @@ struct SequenceTests {
 
   @Test("disposal downstream stops an infinite sequence between two elements")
   func infiniteStopped() {
-    let pulled = Protected(0)
+    let pulled = Locked(0)
     let naturals = (1...).lazy.map { value -> Int in
       pulled.withLock { $0 += 1 }
       return value
@@ -85,14 +85,14 @@ struct SequenceTests {
 
   @Test("a long sequence does not grow the stack")
   func long() {
-    let count = Protected(0)
+    let count = Locked(0)
     _ = Observable.from(0..<300_000).subscribe(onNext: { _ in count.withLock { $0 += 1 } })
     #expect(count.withLock { $0 } == 300_000)
   }
 
   @Test("nested sequences interleave on the trampoline as in RxSwift")
   func trampolineInterleaving() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = Observable.of(1, 2).subscribe(
       onNext: { outer in
         log.withLock { $0.append("o\(outer)") }

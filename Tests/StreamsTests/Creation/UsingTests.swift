@@ -8,7 +8,7 @@ private struct Failure: Error, Equatable {}
 private final class Resource: Disposable, Sendable {
   let scheduler: TestScheduler
   let created: Int
-  private let disposedAt = Protected<Int?>(nil)
+  private let disposedAt = Locked<Int?>(nil)
 
   init(scheduler: TestScheduler) {
     self.scheduler = scheduler
@@ -30,7 +30,7 @@ struct UsingTests {
   @Test("disposes the resource when the created observable completes")
   func completes() {
     let scheduler = TestScheduler(initialClock: 0)
-    let resource = Protected<Resource?>(nil)
+    let resource = Locked<Resource?>(nil)
     let xs = scheduler.createColdObservable([.next(100, 1), .completed(200)])
     let res = scheduler.start {
       Observable.using(
@@ -49,7 +49,7 @@ struct UsingTests {
   @Test("disposes the resource when the subscription is disposed")
   func disposal() {
     let scheduler = TestScheduler(initialClock: 0)
-    let resource = Protected<Resource?>(nil)
+    let resource = Locked<Resource?>(nil)
     let xs = scheduler.createColdObservable([.next(100, 1), .next(900, 2)])
     let res = scheduler.start {
       Observable.using(
@@ -67,7 +67,7 @@ struct UsingTests {
   @Test("an error of the created observable disposes the resource")
   func sourceError() {
     let scheduler = TestScheduler(initialClock: 0)
-    let resource = Protected<Resource?>(nil)
+    let resource = Locked<Resource?>(nil)
     let xs = scheduler.createColdObservable([.next(100, 1), .error(150, Failure())])
     let res = scheduler.start {
       Observable.using(
@@ -95,7 +95,7 @@ struct UsingTests {
   @Test("a throwing observable factory becomes an error and disposes the resource")
   func observableFactoryThrows() {
     let scheduler = TestScheduler(initialClock: 0)
-    let resource = Protected<Resource?>(nil)
+    let resource = Locked<Resource?>(nil)
     let res = scheduler.start {
       Observable<Int>.using(
         {

@@ -23,7 +23,7 @@ enum InnerKind: CaseIterable {
 
 /// What a scenario saw, in order.
 final class ScenarioLog: Sendable {
-  private let entries = Protected<[String]>([])
+  private let entries = Locked<[String]>([])
 
   var lines: [String] { entries.withLock { $0 } }
 
@@ -60,7 +60,7 @@ final class ManualOuter {
 
 /// Holds a subscription so that an observer can dispose it.
 final class SubscriptionSlot: Sendable {
-  private let slot = Protected<(any Disposable)?>(nil)
+  private let slot = Locked<(any Disposable)?>(nil)
 
   var disposable: (any Disposable)? {
     get { slot.withLock { $0 } }

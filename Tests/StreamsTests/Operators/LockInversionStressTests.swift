@@ -155,7 +155,7 @@ struct LockInversionStressTests {
     for (name, makeOperator, blockingElement) in cases {
       let source = ForeignLockSource()
       let other = PublishSubject<Int>()
-      let received = Protected<[Int]>([])
+      let received = Locked<[Int]>([])
       let subscription = makeOperator(source.subject.asObservable(), other.asObservable())
         .subscribe(onNext: { element in
           if element == blockingElement {

@@ -13,7 +13,7 @@ final class ContractRecorder<Element: Sendable>: Sendable {
     var violations: [String] = []
   }
 
-  private let state = Protected(State())
+  private let state = Locked(State())
   private let inFlight = Atomic<Int>(0)
   private let overlaps = Atomic<Int>(0)
 

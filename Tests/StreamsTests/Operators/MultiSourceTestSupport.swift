@@ -10,7 +10,7 @@ enum MultiTestError: Error, Equatable {
 
 /// Counts how often a closure ran, from any thread.
 final class MultiCallCounter: Sendable {
-  private let count = Protected(0)
+  private let count = Locked(0)
 
   /// The number of calls so far.
   var value: Int { count.withLock { $0 } }
@@ -34,7 +34,7 @@ extension TestScheduler {
 /// Records, in order, terminal events and the moments subscriptions are disposed: the disposal
 /// order of the multi-source operators.
 final class DisposalLog: Sendable {
-  private let lines = Protected<[String]>([])
+  private let lines = Locked<[String]>([])
 
   /// What was recorded so far.
   var entries: [String] { lines.withLock { $0 } }

@@ -69,8 +69,8 @@ struct ObserveOnTests {
     target.setSpecific(key: key, value: 7)
     let scheduler = SerialDispatchQueueScheduler(
       queue: target, internalSerialQueueName: "observe-on-serial")
-    let received = Protected<[Int]>([])
-    let onQueue = Protected(true)
+    let received = Locked<[Int]>([])
+    let onQueue = Locked(true)
     let done = DispatchSemaphore(value: 0)
     let subject = PublishSubject<Int>()
     let subscription = subject.observe(on: scheduler).subscribe(
@@ -91,8 +91,8 @@ struct ObserveOnTests {
   @Test("after disposal on the delivering queue, nothing more is delivered")
   func disposalStopsDelivery() {
     let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-dispose")
-    let received = Protected<[Int]>([])
-    let subscription = Protected<(any Disposable)?>(nil)
+    let received = Locked<[Int]>([])
+    let subscription = Locked<(any Disposable)?>(nil)
     let subject = PublishSubject<Int>()
     let disposed = DispatchSemaphore(value: 0)
     let d = subject.observe(on: scheduler).subscribe(onNext: { value in
@@ -175,7 +175,7 @@ final class GrammarChecker<Element: Sendable>: Sendable {
     var violations = 0
   }
 
-  private let state = Protected(State())
+  private let state = Locked(State())
 
   var elements: [Element] { state.withLock { $0.elements } }
   var violations: Int { state.withLock { $0.violations } }

@@ -359,7 +359,7 @@ struct RetryWhenThreadTests {
   @Test("a trigger emitting on one thread while another disposes")
   func triggerAndDisposeConcurrently() {
     for _ in 0..<50 {
-      let attempts = Protected(0)
+      let attempts = Locked(0)
       let source = Observable<Int>.create { observer in
         attempts.withLock { $0 += 1 }
         observer.onError(TestError())
@@ -388,7 +388,7 @@ struct RetryWhenThreadTests {
   func attemptRacingDisposal() {
     for _ in 0..<200 {
       // The first attempt fails; the ones after it stay subscribed until disposed.
-      let counts = Protected((attempts: 0, disposals: 0))
+      let counts = Locked((attempts: 0, disposals: 0))
       let source = Observable<Int>.create { observer in
         let attempt = counts.withLock { value -> Int in
           value.attempts += 1

@@ -59,7 +59,7 @@ struct SkipWhileTests {
     let xs = scheduler.createHotObservable([
       .next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300),
     ])
-    let calls = Protected(0)
+    let calls = Locked(0)
     let res = scheduler.start {
       xs.skip(while: { value in
         calls.withLock { $0 += 1 }

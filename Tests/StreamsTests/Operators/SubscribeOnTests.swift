@@ -48,7 +48,7 @@ struct SubscribeOnTests {
   @Test("an Observable source disposes itself at its terminal event, as in RxSwift")
   func observableTerminal() {
     let scheduler = TestScheduler(initialClock: 0)
-    let disposedAt = Protected<[TestTime]>([])
+    let disposedAt = Locked<[TestTime]>([])
     let source = Observable<Int>.create { observer in
       observer.onCompleted()
       return Disposables.create { disposedAt.withLock { $0.append(scheduler.clock) } }
@@ -74,8 +74,8 @@ struct SubscribeOnTests {
     target.setSpecific(key: key, value: 3)
     let scheduler = SerialDispatchQueueScheduler(
       queue: target, internalSerialQueueName: "subscribe-on-serial")
-    let subscribedOnQueue = Protected<Bool?>(nil)
-    let disposedOnQueue = Protected<Bool?>(nil)
+    let subscribedOnQueue = Locked<Bool?>(nil)
+    let disposedOnQueue = Locked<Bool?>(nil)
     let subscribed = DispatchSemaphore(value: 0)
     let disposed = DispatchSemaphore(value: 0)
     let source = Observable<Int>.create { observer in
@@ -103,7 +103,7 @@ struct SubscribeOnStressTests {
   func subscribeAndDispose() {
     let queue = DispatchQueue(label: "subscribe-on-stress", attributes: .concurrent)
     let scheduler = ConcurrentDispatchQueueScheduler(queue: queue)
-    let counts = Protected((subscribed: 0, disposed: 0))
+    let counts = Locked((subscribed: 0, disposed: 0))
     let source = SourceFactory.counting(counts)
     let disposals = DispatchGroup()
     DispatchQueue.concurrentPerform(iterations: 200) { iteration in
@@ -167,7 +167,7 @@ struct SubscribeOnStressTests {
 /// Builds sources that count their subscriptions and disposals.
 private enum SourceFactory {
   struct Counting: Sendable {
-    let counts: Protected<(subscribed: Int, disposed: Int)>
+    let counts: Locked<(subscribed: Int, disposed: Int)>
 
     func make() -> Observable<Int> {
       let counts = counts
@@ -178,7 +178,7 @@ private enum SourceFactory {
     }
   }
 
-  static func counting(_ counts: Protected<(subscribed: Int, disposed: Int)>) -> Counting {
+  static func counting(_ counts: Locked<(subscribed: Int, disposed: Int)>) -> Counting {
     Counting(counts: counts)
   }
 }

@@ -57,8 +57,8 @@ struct TakeTests {
   @Test("an element delivered reentrantly is still counted")
   func reentrant() {
     let subject = PublishSubject<Int>()
-    let values = Protected<[Int]>([])
-    let completions = Protected(0)
+    let values = Locked<[Int]>([])
+    let completions = Locked(0)
     _ = subject.take(2).subscribe(
       onNext: { value in
         values.withLock { $0.append(value) }
@@ -238,7 +238,7 @@ struct TakeUntilTests {
 
   @Test("an other sequence that emits at subscription stops the source before it starts")
   func immediateOther() {
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = Observable.repeatElement(1).take(until: Observable.just(())).subscribe { event in
       events.withLock { $0.append(event) }
     }
@@ -249,7 +249,7 @@ struct TakeUntilTests {
   func reentrantTrigger() {
     let source = PublishSubject<Int>()
     let trigger = PublishSubject<Void>()
-    let events = Protected<[Event<Int>]>([])
+    let events = Locked<[Event<Int>]>([])
     _ = source.take(until: trigger).subscribe { event in
       events.withLock { $0.append(event) }
       if case .next(1) = event { trigger.onNext(()) }
@@ -264,7 +264,7 @@ struct TakeUntilTests {
     for _ in 0..<200 {
       let source = PublishSubject<Int>()
       let trigger = PublishSubject<Void>()
-      let state = Protected((inside: false, overlapped: false, afterTerminal: false, terminals: 0))
+      let state = Locked((inside: false, overlapped: false, afterTerminal: false, terminals: 0))
       let subscription = source.take(until: trigger).subscribe { event in
         state.withLock { value in
           if value.inside { value.overlapped = true }

@@ -139,7 +139,7 @@ struct ReliabilityStressTests {
       let steady = (0..<stressCase.steadySubscribers).map { _ in ContractRecorder<Element>() }
       let subscriptions = steady.map { stressCase.observable.subscribe($0.on) }
       let sendersLeft = Atomic<Int>(stressCase.senders)
-      let problems = Protected<[String]>([])
+      let problems = Locked<[String]>([])
       let perSender = Self.perSender
       runOnThreads(Self.threads) { index in
         if index < stressCase.senders {
@@ -360,7 +360,7 @@ struct ReliabilityStressTests {
     let recorder = tracing.start()
     do {
       let subject = PublishSubject<Int>()
-      let subscribed = Protected(0)
+      let subscribed = Locked(0)
       let steady = (0..<2).map { _ in
         Task { () -> [Int] in
           let source = subject.do(onSubscribed: { subscribed.withLock { $0 += 1 } })
@@ -374,7 +374,7 @@ struct ReliabilityStressTests {
         }
       }
       await bridgeWait { subscribed.withLock { $0 } == 2 }
-      let sendersDone = Protected(false)
+      let sendersDone = Locked(false)
       let churners = (0..<4).map { index in
         Task { () -> [String] in
           var problems: [String] = []
@@ -422,7 +422,7 @@ struct ReliabilityStressTests {
     let recorder = tracing.start()
     do {
       let subject = PublishSubject<Int>()
-      let consumersDone = Protected(0)
+      let consumersDone = Locked(0)
       let senders = Task.detached {
         runOnThreads(4) { sender in
           var sequence = 0
@@ -495,7 +495,7 @@ extension MainThreadDeliveryTests {
         let observation = cell.onChange { changes.append($0) }
         let steady = ContractRecorder<Int>()
         let steadySubscription = cell.asObservable().subscribe(steady.on)
-        let problems = Protected<[String]>([])
+        let problems = Locked<[String]>([])
         await Task.detached {
           let sendersLeft = Atomic<Int>(4)
           runOnThreads(ReliabilityStressTests.threads) { index in

@@ -17,7 +17,7 @@ struct ConcurrentDispatchQueueSchedulerTests {
     queue.setSpecific(key: key, value: 4)
     let scheduler = ConcurrentDispatchQueueScheduler(queue: queue)
     let group = DispatchGroup()
-    let offQueue = Protected(0)
+    let offQueue = Locked(0)
     for value in 0..<50 {
       group.enter()
       _ = scheduler.schedule(value) { _ in
@@ -34,7 +34,7 @@ struct ConcurrentDispatchQueueSchedulerTests {
   func cancellation() {
     let queue = DispatchQueue(label: "concurrent-cancel", attributes: .concurrent)
     let scheduler = ConcurrentDispatchQueueScheduler(queue: queue)
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     queue.suspend()
     let first = scheduler.schedule(1) { value in
       log.withLock { $0.append(value) }
@@ -60,7 +60,7 @@ struct ConcurrentDispatchQueueSchedulerTests {
     }
     #expect(waitForSignal(fired))
 
-    let ticks = Protected<[Int]>([])
+    let ticks = Locked<[Int]>([])
     let reached = DispatchSemaphore(value: 0)
     let periodic = scheduler.schedulePeriodic(
       0, startAfter: .nanoseconds(0), period: .milliseconds(1)
@@ -82,7 +82,7 @@ struct ConcurrentDispatchQueueSchedulerTests {
   @Test("observe(on:) on a concurrent scheduler still delivers in order")
   func observeOnOrder() {
     let scheduler = ConcurrentDispatchQueueScheduler(qos: .default)
-    let received = Protected<[Int]>([])
+    let received = Locked<[Int]>([])
     let done = DispatchSemaphore(value: 0)
     let subject = PublishSubject<Int>()
     let subscription = subject.observe(on: scheduler).subscribe(

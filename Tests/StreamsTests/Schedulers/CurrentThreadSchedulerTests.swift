@@ -7,7 +7,7 @@ import Testing
 struct CurrentThreadSchedulerTests {
   @Test("isScheduleRequired is true outside the trampoline and false inside it")
   func isScheduleRequired() {
-    let inside = Protected<Bool?>(nil)
+    let inside = Locked<Bool?>(nil)
     #expect(CurrentThreadScheduler.isScheduleRequired)
     _ = CurrentThreadScheduler.instance.schedule(()) { _ in
       inside.withLock { $0 = CurrentThreadScheduler.isScheduleRequired }
@@ -19,7 +19,7 @@ struct CurrentThreadSchedulerTests {
 
   @Test("nested schedules run after the running action, in FIFO order")
   func nestedOrdering() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let scheduler = CurrentThreadScheduler.instance
     _ = scheduler.schedule(()) { _ in
       log.withLock { $0.append("outer start") }
@@ -43,7 +43,7 @@ struct CurrentThreadSchedulerTests {
 
   @Test("an action runs at once and its disposable is returned when the trampoline is idle")
   func immediateRun() {
-    let ran = Protected(false)
+    let ran = Locked(false)
     let resource = BooleanDisposable()
     let disposable = CurrentThreadScheduler.instance.schedule(()) { _ in
       ran.withLock { $0 = true }
@@ -57,10 +57,10 @@ struct CurrentThreadSchedulerTests {
 
   @Test("disposing a queued action removes it; disposing after it ran disposes its result")
   func disposeQueued() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let scheduler = CurrentThreadScheduler.instance
     let resource = BooleanDisposable()
-    let later = Protected<(any Disposable)?>(nil)
+    let later = Locked<(any Disposable)?>(nil)
     _ = scheduler.schedule(()) { _ in
       let cancelled = scheduler.schedule(()) { _ in
         log.withLock { $0.append("cancelled") }
@@ -82,7 +82,7 @@ struct CurrentThreadSchedulerTests {
 
   @Test("each thread has its own trampoline")
   func perThread() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let done = DispatchSemaphore(value: 0)
     _ = CurrentThreadScheduler.instance.schedule(()) { _ in
       _ = CurrentThreadScheduler.instance.schedule(()) { _ in
@@ -110,7 +110,7 @@ struct CurrentThreadSchedulerTests {
 
   @Test("the queue keeps FIFO order while it grows and wraps around")
   func manyQueued() {
-    let order = Protected<[Int]>([])
+    let order = Locked<[Int]>([])
     let scheduler = CurrentThreadScheduler.instance
     @Sendable func item(_ index: Int) -> any Disposable {
       order.withLock { $0.append(index) }
@@ -132,7 +132,7 @@ struct CurrentThreadSchedulerTests {
 
   @Test("recursive scheduling loops instead of growing the stack")
   func deepRecursion() {
-    let count = Protected(0)
+    let count = Locked(0)
     _ = CurrentThreadScheduler.instance.scheduleRecursive(0) { value, recurse in
       count.withLock { $0 = value }
       if value < 200_000 { recurse(value + 1) }
@@ -142,7 +142,7 @@ struct CurrentThreadSchedulerTests {
 
   @Test("subscriptions start sources only after the whole chain is subscribed")
   func subscribeRunsInTrampoline() {
-    let events = Protected<[Int]>([])
+    let events = Locked<[Int]>([])
     _ = Observable.repeatElement(7).take(3).subscribe(onNext: { value in
       events.withLock { $0.append(value) }
     })

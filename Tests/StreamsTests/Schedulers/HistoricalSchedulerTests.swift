@@ -26,7 +26,7 @@ struct HistoricalSchedulerTests {
   @Test("relative work runs in time order at its exact time; work for now runs now")
   func relative() {
     let scheduler = HistoricalScheduler(initialClock: Self.start)
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     for (name, delay) in [
       ("b", RxTimeInterval.seconds(2)), ("a", .milliseconds(1500)),
       ("now", .seconds(0)), ("c", .seconds(2)),
@@ -44,7 +44,7 @@ struct HistoricalSchedulerTests {
   @Test("absolute and relative virtual scheduling take a Date and seconds")
   func virtualScheduling() {
     let scheduler = HistoricalScheduler(initialClock: Self.start)
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = scheduler.scheduleAbsoluteVirtual("abs", time: Self.start.addingTimeInterval(30)) { name in
       log.withLock { $0.append("\(name)@\(Self.elapsed(scheduler))") }
       return Disposables.create()
@@ -60,7 +60,7 @@ struct HistoricalSchedulerTests {
   @Test("advanceTo, sleep and stop")
   func advanceSleepStop() {
     let scheduler = HistoricalScheduler(initialClock: Self.start)
-    let log = Protected<[Int64]>([])
+    let log = Locked<[Int64]>([])
     for seconds in [10, 20, 30, 40] {
       _ = scheduler.scheduleRelative(seconds, dueTime: .seconds(seconds)) { seconds in
         log.withLock { $0.append(Int64(seconds)) }
@@ -83,7 +83,7 @@ struct HistoricalSchedulerTests {
   @Test("disposing scheduled work takes it out; disposing after it ran disposes its result")
   func disposal() {
     let scheduler = HistoricalScheduler(initialClock: Self.start)
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let cancelled = scheduler.scheduleRelative("cancelled", dueTime: .seconds(1)) { name in
       log.withLock { $0.append(name) }
       return Disposables.create()
@@ -102,7 +102,7 @@ struct HistoricalSchedulerTests {
   @Test("periodic work and operators: interval, debounce")
   func operators() {
     let scheduler = HistoricalScheduler(initialClock: Self.start)
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let subject = PublishSubject<String>()
     let ticks = Observable<Int>.interval(.seconds(60), scheduler: scheduler).take(2)
       .subscribe(
@@ -148,7 +148,7 @@ struct HistoricalSchedulerTests {
       // The same date as "2001", scheduled after it: runs after it, not before.
       ("2001 again", Date(timeIntervalSinceReferenceDate: -0.0)),
     ]
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     for (name, date) in dates {
       _ = scheduler.scheduleAbsoluteVirtual(name, time: date) { name in
         log.withLock { $0.append(name) }

@@ -26,14 +26,14 @@ struct MainSchedulerTests {
   @Test("on the main thread with nothing queued, instance runs the work at once")
   @MainActor
   func immediateOnMain() {
-    let ran = Protected(false)
+    let ran = Locked(false)
     _ = MainScheduler.instance.schedule(()) { _ in
       ran.withLock { $0 = true }
       return Disposables.create()
     }
     #expect(ran.withLock { $0 })
     let existential: any ImmediateSchedulerType = MainScheduler.instance
-    let ranThroughExistential = Protected(false)
+    let ranThroughExistential = Locked(false)
     _ = existential.schedule(()) { _ in
       ranThroughExistential.withLock { $0 = true }
       return Disposables.create()
@@ -45,7 +45,7 @@ struct MainSchedulerTests {
   @Test("work scheduled from work running on instance waits for it (no reentrancy)")
   @MainActor
   func nestedIsQueued() async {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       _ = MainScheduler.instance.schedule(()) { _ in
         log.withLock { $0.append("outer start") }
@@ -64,7 +64,7 @@ struct MainSchedulerTests {
   @Test("asyncInstance enqueues even on the main thread")
   @MainActor
   func asyncInstance() async {
-    let ran = Protected(false)
+    let ran = Locked(false)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       _ = MainScheduler.asyncInstance.schedule(()) { _ in
         ran.withLock { $0 = true }
@@ -79,7 +79,7 @@ struct MainSchedulerTests {
   @Test("from another thread, instance runs the work on the main queue")
   func fromBackground() {
     let done = DispatchSemaphore(value: 0)
-    let onMain = Protected(false)
+    let onMain = Locked(false)
     DispatchQueue.global().async {
       _ = MainScheduler.instance.schedule(()) { _ in
         onMain.withLock { $0 = mainKey.onMain }
@@ -93,7 +93,7 @@ struct MainSchedulerTests {
 
   @Test("disposing enqueued work before it runs cancels it")
   func cancellation() {
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     let done = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
@@ -118,7 +118,7 @@ struct MainSchedulerTests {
   @Test("relative work runs on the main queue")
   func relative() {
     let done = DispatchSemaphore(value: 0)
-    let onMain = Protected(false)
+    let onMain = Locked(false)
     _ = MainScheduler.instance.scheduleRelative((), dueTime: .milliseconds(1)) { _ in
       onMain.withLock { $0 = mainKey.onMain }
       done.signal()
@@ -143,7 +143,7 @@ struct ConcurrentMainSchedulerTests {
   @Test("on the main thread, work runs at once, nested work included")
   @MainActor
   func immediate() {
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = ConcurrentMainScheduler.instance.schedule(()) { _ in
       log.withLock { $0.append("outer start") }
       _ = ConcurrentMainScheduler.instance.schedule(()) { _ in
@@ -159,7 +159,7 @@ struct ConcurrentMainSchedulerTests {
   @Test("from another thread, work runs on the main queue")
   func fromBackground() {
     let done = DispatchSemaphore(value: 0)
-    let onMain = Protected(false)
+    let onMain = Locked(false)
     DispatchQueue.global().async {
       _ = ConcurrentMainScheduler.instance.schedule(()) { _ in
         onMain.withLock { $0 = mainKey.onMain }

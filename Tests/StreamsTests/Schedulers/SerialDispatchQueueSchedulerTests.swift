@@ -18,7 +18,7 @@ struct SerialDispatchQueueSchedulerTests {
     target.setSpecific(key: key, value: 9)
     let scheduler = SerialDispatchQueueScheduler(
       queue: target, internalSerialQueueName: "serial-scheduler")
-    let log = Protected((values: [Int](), inside: 0, overlaps: 0, offQueue: 0))
+    let log = Locked((values: [Int](), inside: 0, overlaps: 0, offQueue: 0))
     let done = DispatchSemaphore(value: 0)
     for value in 0..<200 {
       _ = scheduler.schedule(value) { value in
@@ -43,7 +43,7 @@ struct SerialDispatchQueueSchedulerTests {
   @Test("schedule is asynchronous and disposing before it runs cancels it")
   func cancellation() {
     let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "serial-cancel")
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     scheduler.queue.suspend()
     let first = scheduler.schedule(1) { value in
       log.withLock { $0.append(value) }
@@ -62,7 +62,7 @@ struct SerialDispatchQueueSchedulerTests {
 
   @Test("the configuration closure receives the new queue")
   func configuration() {
-    let label = Protected<String?>(nil)
+    let label = Locked<String?>(nil)
     let scheduler = SerialDispatchQueueScheduler(
       internalSerialQueueName: "configured",
       serialQueueConfiguration: { queue in
@@ -75,7 +75,7 @@ struct SerialDispatchQueueSchedulerTests {
   @Test("relative work runs on the queue; disposing it first cancels it")
   func relative() {
     let scheduler = SerialDispatchQueueScheduler(qos: .default)
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     let done = DispatchSemaphore(value: 0)
     // Due far in the future, so that a slow machine cannot run it before it is disposed.
     let cancelled = scheduler.scheduleRelative(1, dueTime: .seconds(3600)) { value in
@@ -111,7 +111,7 @@ struct SerialDispatchQueueSchedulerTests {
   @Test("periodic work threads its state through the ticks until disposed")
   func periodic() {
     let scheduler = SerialDispatchQueueScheduler(qos: .default)
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     let reached = DispatchSemaphore(value: 0)
     let periodic = scheduler.schedulePeriodic(
       10, startAfter: .milliseconds(1), period: .milliseconds(1)

@@ -9,7 +9,7 @@ struct VirtualTimeSchedulerTests {
   @Test("actions run in time order, and in scheduling order within one tick")
   func ordering() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     for (name, delay) in [("c", 20), ("a", 10), ("b", 10), ("d", 20)] {
       _ = scheduler.scheduleRelative(name, dueTime: .seconds(delay)) { name in
         log.withLock { $0.append("\(name)@\(scheduler.clock)") }
@@ -23,7 +23,7 @@ struct VirtualTimeSchedulerTests {
   @Test("a disposed action does not run")
   func disposal() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     let first = scheduler.scheduleRelative(1, dueTime: .seconds(5)) { value in
       log.withLock { $0.append(value) }
       return Disposables.create()
@@ -40,7 +40,7 @@ struct VirtualTimeSchedulerTests {
   @Test("what an action disposed while it ran returns is disposed at the action's time")
   func disposedWhileRunning() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let token = SingleAssignmentDisposable()
     token.setDisposable(
       scheduler.scheduleRelative((), dueTime: .seconds(5)) { _ in
@@ -60,7 +60,7 @@ struct VirtualTimeSchedulerTests {
   @Test("work due .never never runs and does not move the clock to the end of time")
   func neverDue() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = scheduler.scheduleRelative((), dueTime: .never) { _ in
       log.withLock { $0.append("never") }
       return Disposables.create()
@@ -91,7 +91,7 @@ struct VirtualTimeSchedulerTests {
   @Test("periodic work built on relative scheduling fires at exact multiples of the period")
   func periodic() {
     let scheduler = TestScheduler(initialClock: 0)
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let periodic = scheduler.schedulePeriodic(0, startAfter: .seconds(5), period: .seconds(10)) {
       count in
       log.withLock { $0.append("\(count)@\(scheduler.clock)") }
@@ -105,7 +105,7 @@ struct VirtualTimeSchedulerTests {
   @Test("TestScheduler moves work due now or earlier to the next tick")
   func processingDelay() {
     let scheduler = TestScheduler(initialClock: 0)
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     scheduler.scheduleAt(100) {
       _ = scheduler.schedule(()) { _ in
         log.withLock { $0.append(scheduler.clock) }
@@ -123,7 +123,7 @@ struct VirtualTimeSchedulerTests {
   @Test("advanceTo runs what is due up to that tick and stops there")
   func advance() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     for time in [10, 20, 30] {
       _ = scheduler.scheduleRelative(time, dueTime: .seconds(time)) { time in
         log.withLock { $0.append(time) }
@@ -140,7 +140,7 @@ struct VirtualTimeSchedulerTests {
   @Test("disposing a finished action's disposable later does not cancel an action scheduled since")
   func staleDisposableAfterReuse() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     let first = scheduler.scheduleRelative(1, dueTime: .seconds(1)) { value in
       log.withLock { $0.append(value) }
       return Disposables.create()
@@ -161,7 +161,7 @@ struct VirtualTimeSchedulerTests {
   @Test("disposing a cancelled action's disposable again does not cancel its reuse")
   func staleDisposableAfterCancel() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[Int]>([])
+    let log = Locked<[Int]>([])
     let first = scheduler.scheduleRelative(1, dueTime: .seconds(5)) { value in
       log.withLock { $0.append(value) }
       return Disposables.create()
@@ -179,7 +179,7 @@ struct VirtualTimeSchedulerTests {
   @Test("what an action returns is disposed with its disposable, or at once if disposed meanwhile")
   func resultDisposal() {
     let scheduler = VirtualTimeScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let later = scheduler.scheduleRelative("later", dueTime: .seconds(1)) { name in
       Disposables.create { log.withLock { $0.append(name) } }
     }
@@ -281,7 +281,7 @@ struct VirtualTimeSchedulerConverterTests {
   @Test("relative work is due at convertToVirtualTime(now + dueTime); same-time work runs in order")
   func relativeOrdering() {
     let scheduler = MinuteScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     for (name, seconds) in [("c", 150), ("a", 60), ("b", 119), ("d", 120), ("e", 30)] {
       _ = scheduler.scheduleRelative(name, dueTime: .seconds(seconds)) { name in
         log.withLock { $0.append("\(name)@\(scheduler.clock)") }
@@ -297,7 +297,7 @@ struct VirtualTimeSchedulerConverterTests {
   @Test("absolute and relative virtual scheduling are not adjusted; a past time runs now")
   func virtualScheduling() {
     let scheduler = MinuteScheduler(initialClock: Minute(value: 10))
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = scheduler.scheduleAbsoluteVirtual("abs", time: Minute(value: 15)) { name in
       log.withLock { $0.append("\(name)@\(scheduler.clock)") }
       return Disposables.create()
@@ -317,7 +317,7 @@ struct VirtualTimeSchedulerConverterTests {
   @Test("advanceTo runs what is due by then and sets the clock; sleep moves it without running")
   func advanceAndSleep() {
     let scheduler = MinuteScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = scheduler.scheduleRelative((), dueTime: .seconds(60)) { _ in
       log.withLock { $0.append("1@\(scheduler.clock)") }
       scheduler.sleep(10)
@@ -339,7 +339,7 @@ struct VirtualTimeSchedulerConverterTests {
   @Test("stop ends the run after the running action; disposed work does not run")
   func stopAndDispose() {
     let scheduler = MinuteScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     _ = scheduler.scheduleRelative((), dueTime: .seconds(60)) { _ in
       log.withLock { $0.append("first@\(scheduler.clock)") }
       let cancelled = scheduler.schedule(()) { _ in
@@ -364,7 +364,7 @@ struct VirtualTimeSchedulerConverterTests {
   @Test("periodic work fires every period until disposed")
   func periodic() {
     let scheduler = MinuteScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let periodic = scheduler.schedulePeriodic(0, startAfter: .seconds(60), period: .seconds(120)) {
       count in
       log.withLock { $0.append("\(count)@\(scheduler.clock)") }
@@ -381,7 +381,7 @@ struct VirtualTimeSchedulerConverterTests {
   @Test("operators run on it: interval, debounce")
   func operators() {
     let scheduler = MinuteScheduler()
-    let log = Protected<[String]>([])
+    let log = Locked<[String]>([])
     let subject = PublishSubject<String>()
     let ticks = Observable<Int>.interval(.seconds(60), scheduler: scheduler).take(3)
       .subscribe(onNext: { value in log.withLock { $0.append("tick \(value)@\(scheduler.clock)") } }
