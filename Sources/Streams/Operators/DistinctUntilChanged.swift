@@ -156,30 +156,31 @@ extension ObservableType {
     comparer: @escaping (Key, Key) throws -> Bool,
     file: StaticString, line: UInt
   ) -> Observable<Element> {
-    let source = asObservable()
-    return Observable(kind: kind, upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      var currentKey: Key?
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              do {
-                let key = try keySelector(element)
-                if let currentKey, try comparer(currentKey, key) { return }
-                currentKey = key
-                sink.on(event)
-              } catch {
-                sink.on(.error(error))
-              }
-            case .error, .completed:
-              sink.on(event)
-            }
-          }))
-      return sink
-    }
+    stage(
+      DistinctStep(keySelector, comparer: comparer), kind: kind, file: file, line: line)
+  }
+}
+
+/// `distinctUntilChanged`: forwards an element whose key differs from the last forwarded one's.
+@usableFromInline
+struct DistinctStep<Element, Key>: StageStep {
+  @usableFromInline let keySelector: (Element) throws -> Key
+  @usableFromInline let comparer: (Key, Key) throws -> Bool
+  @usableFromInline var currentKey: Key?
+
+  @inlinable
+  init(
+    _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
+  ) {
+    self.keySelector = keySelector
+    self.comparer = comparer
+  }
+
+  @inlinable
+  mutating func apply(_ input: Element) throws -> StageOutput<Element> {
+    let key = try keySelector(input)
+    if let currentKey, try comparer(currentKey, key) { return .skip }
+    currentKey = key
+    return .emit(input)
   }
 }

@@ -13,30 +13,25 @@ extension ObservableType {
   public func enumerated(file: StaticString = #fileID, line: UInt = #line)
     -> Observable<(index: Int, element: Element)>
   {
-    let source = asObservable()
-    return Observable(kind: "enumerated", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      var index = 0
-      var overflowed = false
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              if overflowed {
-                sink.on(.error(RxError.overflow))
-                return
-              }
-              let current = index
-              if index == Int.max { overflowed = true } else { index += 1 }
-              sink.on(.next((index: current, element: element)))
-            case .error(let error): sink.on(.error(error))
-            case .completed: sink.on(.completed)
-            }
-          }))
-      return sink
-    }
+    stage(EnumeratedStep(), kind: "enumerated", file: file, line: line)
+  }
+}
+
+/// `enumerated()`: pairs each element with the count of those before it; fails once that count
+/// would pass `Int.max`.
+@usableFromInline
+struct EnumeratedStep<Element>: StageStep {
+  @usableFromInline var index = 0
+  @usableFromInline var overflowed = false
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  mutating func apply(_ input: Element) throws -> StageOutput<(index: Int, element: Element)> {
+    if overflowed { throw RxError.overflow }
+    let current = index
+    if index == Int.max { overflowed = true } else { index += 1 }
+    return .emit((index: current, element: input))
   }
 }

@@ -30,29 +30,7 @@ extension ObservableType {
   ) -> Observable<State> {
     let caller = CallerIsolation(isolation, api: "scan", file: file, line: line)
     let accumulator = isolation == nil ? accumulator : caller.checked(accumulator)
-    let source = asObservable()
-    return Observable(kind: "scan", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      var state = seed
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              do {
-                try accumulator(&state, element)
-                sink.on(.next(state))
-              } catch {
-                sink.on(.error(error))
-              }
-            case .error(let error): sink.on(.error(error))
-            case .completed: sink.on(.completed)
-            }
-          }))
-      return sink
-    }
+    return stage(ScanStep(seed, accumulator), kind: "scan", file: file, line: line)
   }
 
   /// Applies `accumulator` to each element and the previous state, and emits each new state.
@@ -86,5 +64,24 @@ extension ObservableType {
       into: seed,
       accumulator: { state, element in state = try accumulator(state, element) },
       isolation: isolation, file: file, line: line)
+  }
+}
+
+/// `scan`: folds each element into the state and forwards the state.
+@usableFromInline
+struct ScanStep<Element, State>: StageStep {
+  @usableFromInline var state: State
+  @usableFromInline let accumulator: (inout State, Element) throws -> Void
+
+  @inlinable
+  init(_ seed: State, _ accumulator: @escaping (inout State, Element) throws -> Void) {
+    self.state = seed
+    self.accumulator = accumulator
+  }
+
+  @inlinable
+  mutating func apply(_ input: Element) throws -> StageOutput<State> {
+    try accumulator(&state, input)
+    return .emit(state)
   }
 }

@@ -18,22 +18,7 @@ extension ObservableType {
     -> Observable<Element>
   {
     if count < 0 { streamsStop("skip(_:): count can't be negative (got \(count))") }
-    let source = asObservable()
-    return Observable(kind: "skip", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      var remaining = count
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            if case .next = event, remaining > 0 {
-              remaining -= 1
-              return
-            }
-            sink.on(event)
-          }))
-      return sink
-    }
+    return stage(SkipCountStep(remaining: count), kind: "skip", file: file, line: line)
   }
 
   /// Drops elements while `predicate` holds, then emits every element from the first one that
@@ -55,28 +40,7 @@ extension ObservableType {
   ) -> Observable<Element> {
     let caller = CallerIsolation(isolation, api: "skip(while:)", file: file, line: line)
     let predicate = isolation == nil ? predicate : caller.checked(predicate)
-    let source = asObservable()
-    return Observable(kind: "skip(while:)", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      var skipping = true
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            if case .next(let element) = event, skipping {
-              guard sink.isActive else { return }
-              do {
-                skipping = try predicate(element)
-              } catch {
-                sink.on(.error(error))
-                return
-              }
-              if skipping { return }
-            }
-            sink.on(event)
-          }))
-      return sink
-    }
+    return stage(SkipWhileStep(predicate), kind: "skip(while:)", file: file, line: line)
   }
 
   /// Drops the source's elements until `other` emits an element, then emits the rest.
@@ -209,5 +173,41 @@ extension ObservableType {
   @available(*, deprecated, renamed: "skip(until:)")
   public func skipUntil<Other: ObservableType>(_ other: Other) -> Observable<Element> {
     skip(until: other)
+  }
+}
+
+/// `skip(_:)`: drops elements while some remain to skip.
+@usableFromInline
+struct SkipCountStep<Element>: StageStep {
+  @usableFromInline var remaining: Int
+
+  @inlinable
+  init(remaining: Int) { self.remaining = remaining }
+
+  @inlinable
+  mutating func apply(_ input: Element) -> StageOutput<Element> {
+    guard remaining > 0 else { return .emit(input) }
+    remaining -= 1
+    return .skip
+  }
+}
+
+/// `skip(while:)`: drops elements until the first that fails `predicate`, which is not called
+/// after that.
+@usableFromInline
+struct SkipWhileStep<Element>: StageStep {
+  @usableFromInline let predicate: (Element) throws -> Bool
+  @usableFromInline var skipping = true
+
+  @inlinable
+  init(_ predicate: @escaping (Element) throws -> Bool) { self.predicate = predicate }
+
+  @inlinable
+  mutating func apply(_ input: Element) throws -> StageOutput<Element> {
+    if skipping {
+      skipping = try predicate(input)
+      if skipping { return .skip }
+    }
+    return .emit(input)
   }
 }

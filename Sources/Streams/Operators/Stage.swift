@@ -1,15 +1,32 @@
 import StreamsShims
 
-/// What one element-wise stage (`map`, `filter`, `compactMap`) does with an element: the element
-/// to forward, or `nil` to drop it. A throw fails the stage.
+/// What an element-wise stage does with one element (``StageStep``).
+@usableFromInline
+enum StageOutput<Output> {
+  /// Forward this element.
+  case emit(Output)
+  /// Drop the element.
+  case skip
+  /// Forward this element, then complete (`take(_:)`'s last element).
+  case emitThenComplete(Output)
+  /// Complete without forwarding the element (`take(while:)` at the first that fails).
+  case complete
+}
+
+/// What one element-wise stage (`map`, `filter`, `compactMap`, `scan`, `skip`, `take`,
+/// `distinctUntilChanged`, `enumerated`, ...) does with an element: forward something, drop it,
+/// or complete. A throw fails the stage. A step with state (a count, the previous key) keeps it
+/// in its own stored properties: each subscription's sink holds its own copy of the step.
 ///
 /// A stage is a type rather than a closure so that ``StageSink`` specializes over it: the call to
-/// `apply` is direct and inlined, and only the user's closure is called indirectly.
+/// `apply` is direct and inlined, and only the user's closure is called indirectly. Terminal
+/// events and disposal pass through unchanged; an operator that changes them (`elementAt`,
+/// `takeLast`, `reduce`) is not a stage.
 @usableFromInline
 protocol StageStep {
   associatedtype Input
   associatedtype Output
-  func apply(_ input: Input) throws -> Output?
+  mutating func apply(_ input: Input) throws -> StageOutput<Output>
 }
 
 @usableFromInline
@@ -20,7 +37,7 @@ struct MapStep<Input, Output>: StageStep {
   init(_ transform: @escaping (Input) throws -> Output) { self.transform = transform }
 
   @inlinable
-  func apply(_ input: Input) throws -> Output? { try transform(input) }
+  func apply(_ input: Input) throws -> StageOutput<Output> { .emit(try transform(input)) }
 }
 
 @usableFromInline
@@ -31,7 +48,9 @@ struct FilterStep<Element>: StageStep {
   init(_ predicate: @escaping (Element) throws -> Bool) { self.predicate = predicate }
 
   @inlinable
-  func apply(_ input: Element) throws -> Element? { try predicate(input) ? input : nil }
+  func apply(_ input: Element) throws -> StageOutput<Element> {
+    try predicate(input) ? .emit(input) : .skip
+  }
 }
 
 @usableFromInline
@@ -42,7 +61,10 @@ struct CompactMapStep<Input, Output>: StageStep {
   init(_ transform: @escaping (Input) throws -> Output?) { self.transform = transform }
 
   @inlinable
-  func apply(_ input: Input) throws -> Output? { try transform(input) }
+  func apply(_ input: Input) throws -> StageOutput<Output> {
+    guard let output = try transform(input) else { return .skip }
+    return .emit(output)
+  }
 }
 
 /// The sink of an element-wise stage: the step, the downstream observer and the
@@ -54,13 +76,14 @@ struct CompactMapStep<Input, Output>: StageStep {
 /// its observer when the subscription ends, that disposable (see ``ObservableType/stage(_:kind:file:line:)``).
 ///
 /// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
-/// `upstreamSlot` is handed over through it, `downstream` and `step` are immutable.
+/// `upstreamSlot` is handed over through it, `downstream` is immutable, and `step` is only used
+/// by `on(_:)`, which the event grammar serializes.
 @usableFromInline
 final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
   @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Step.Output>
-  @usableFromInline let step: Step
+  @exclusivity(unchecked) @usableFromInline var step: Step
   @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
   /// The subject subscription this stage handed on as its own disposable (see `stage`), written
   /// before the upstream is published: the caller disposes that, not this sink, so it is what a
@@ -95,15 +118,27 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
     switch event {
     case .next(let element):
       guard SinkLifecycle.isActive(flagsAddress) else { return }
-      let output: Step.Output?
+      let output: StageOutput<Step.Output>
       do {
         output = try step.apply(element)
       } catch {
         finish(.error(error))
         return
       }
-      guard let output, SinkLifecycle.isActive(flagsAddress), !handedOnIsDisposed else { return }
-      downstream.on(.next(output))
+      switch output {
+      case .emit(let output):
+        guard SinkLifecycle.isActive(flagsAddress), !handedOnIsDisposed else { return }
+        downstream.on(.next(output))
+      case .skip:
+        return
+      case .emitThenComplete(let output):
+        guard SinkLifecycle.isActive(flagsAddress), !handedOnIsDisposed else { return }
+        downstream.on(.next(output))
+        // A downstream that disposed the subscription during the element stopped the stage.
+        finish(.completed)
+      case .complete:
+        finish(.completed)
+      }
     case .error(let error): finish(.error(error))
     case .completed: finish(.completed)
     }
@@ -119,10 +154,12 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
     return !handedOn.isActive
   }
 
+  /// Stops the stage with `event`, unless it stopped already or the subscription it handed on
+  /// was disposed (by the step, or by the downstream during `emitThenComplete`'s element).
   @inlinable
   func finish(_ event: Event<Step.Output>) {
     guard SinkLifecycle.stop(flagsAddress) else { return }
-    downstream.on(event)
+    if !handedOnIsDisposed { downstream.on(event) }
     dispose()
   }
 

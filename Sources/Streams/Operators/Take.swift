@@ -28,25 +28,7 @@ extension ObservableType {
         return Disposables.create()
       }
     }
-    return Observable(kind: "take", upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      var remaining = count
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            switch event {
-            case .next:
-              guard remaining > 0 else { return }
-              remaining -= 1
-              sink.on(event)
-              if remaining == 0 { sink.on(.completed) }
-            case .error, .completed:
-              sink.on(event)
-            }
-          }))
-      return sink
-    }
+    return stage(TakeCountStep(remaining: count), kind: "take", file: file, line: line)
   }
 
   /// Emits elements while `predicate` holds, then completes.
@@ -116,35 +98,8 @@ extension ObservableType {
     kind: StaticString, behavior: TakeBehavior, file: StaticString, line: UInt,
     _ stop: @escaping (Element) throws -> Bool
   ) -> Observable<Element> {
-    let source = asObservable()
-    return Observable(kind: kind, upstreams: [source.traceID], file: file, line: line) {
-      observer in
-      let sink = GuardedSink(observer)
-      sink.setUpstream(
-        source.subscribeNested(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              guard sink.isActive else { return }
-              let stops: Bool
-              do {
-                stops = try stop(element)
-              } catch {
-                sink.on(.error(error))
-                return
-              }
-              if !stops {
-                sink.on(event)
-                return
-              }
-              if behavior == .inclusive { sink.on(event) }
-              sink.on(.completed)
-            case .error, .completed:
-              sink.on(event)
-            }
-          }))
-      return sink
-    }
+    stage(
+      TakeUntilStep(stop, inclusive: behavior == .inclusive), kind: kind, file: file, line: line)
   }
 
   /// Emits the source's elements until `other` emits an element, then completes.
@@ -233,4 +188,40 @@ public enum TakeBehavior: Sendable, Equatable {
   case inclusive
   /// The element that ends the sequence is dropped.
   case exclusive
+}
+
+/// `take(_:)` with a positive count: forwards elements while some remain, completing with the
+/// last.
+@usableFromInline
+struct TakeCountStep<Element>: StageStep {
+  @usableFromInline var remaining: Int
+
+  @inlinable
+  init(remaining: Int) { self.remaining = remaining }
+
+  @inlinable
+  mutating func apply(_ input: Element) -> StageOutput<Element> {
+    remaining -= 1
+    return remaining == 0 ? .emitThenComplete(input) : .emit(input)
+  }
+}
+
+/// `take(while:)` and `take(until:)`: forwards elements until `stop` holds for one, which is
+/// forwarded before completing when `inclusive`.
+@usableFromInline
+struct TakeUntilStep<Element>: StageStep {
+  @usableFromInline let stop: (Element) throws -> Bool
+  @usableFromInline let inclusive: Bool
+
+  @inlinable
+  init(_ stop: @escaping (Element) throws -> Bool, inclusive: Bool) {
+    self.stop = stop
+    self.inclusive = inclusive
+  }
+
+  @inlinable
+  func apply(_ input: Element) throws -> StageOutput<Element> {
+    guard try stop(input) else { return .emit(input) }
+    return inclusive ? .emitThenComplete(input) : .complete
+  }
 }

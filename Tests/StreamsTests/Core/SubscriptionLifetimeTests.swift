@@ -25,9 +25,10 @@ struct SubscriptionLifetimeTests {
   }
 
   /// Which source the subscriber is attached to: a subject directly, a chain of element-wise
-  /// stages (whose disposable is handed on), an operator with a sink of its own, `create`.
+  /// stages (whose disposable is handed on; `scan` keeps state in its step), an operator with a
+  /// sink of its own (`catch`), `create`.
   enum Source: String, CaseIterable, CustomTestStringConvertible {
-    case subject, stages, scan, create, share
+    case subject, stages, scan, catchError, create, share
     var testDescription: String { rawValue }
 
     func make(_ subject: PublishSubject<Int>) -> Observable<Int> {
@@ -35,6 +36,7 @@ struct SubscriptionLifetimeTests {
       case .subject: return subject.asObservable()
       case .stages: return subject.map { $0 + 1 }.filter { $0 > 0 }
       case .scan: return subject.scan(0) { $0 + $1 }
+      case .catchError: return subject.catch { _ in .empty() }
       case .create: return Observable.create { observer in subject.subscribe(observer) }
       case .share: return subject.map { $0 * 2 }.share(replay: 1)
       }
@@ -113,8 +115,8 @@ struct SubscriptionLifetimeTests {
   /// go, traced or not, where nothing between them is a sink (a sink and its disposable hold each
   /// other until the subscription ends, as in RxSwift).
   @Test(
-    "a dropped subject and a dropped disposable let go", arguments: [Source.subject, .stages],
-    [false, true])
+    "a dropped subject and a dropped disposable let go",
+    arguments: [Source.subject, .stages, .scan], [false, true])
   func droppedSubject(source: Source, traced: Bool) {
     Tracing.install(traced ? TraceRecorder() : nil)
     defer { Tracing.install(nil) }

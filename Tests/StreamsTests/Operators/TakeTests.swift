@@ -76,6 +76,35 @@ struct TakeTests {
       _ = Observable.of(1).take(-1)
     }
   }
+
+  /// Over a subject the stage hands the subject's subscription on as the caller's disposable:
+  /// disposing that during the last element must still stop the completion.
+  @Test(
+    "disposed during its last element, over a subject or a source with a sink: no completion",
+    arguments: [false, true])
+  func disposedDuringLast(overSubject: Bool) {
+    let subject = PublishSubject<Int>()
+    let source = overSubject ? subject.asObservable() : subject.throughCreate()
+    var events: [String] = []
+    var subscription: (any Disposable)?
+    subscription = source.take(2).subscribe(
+      onNext: { value in
+        events.append("next(\(value))")
+        if value == 2 { subscription?.dispose() }
+      }, onCompleted: { events.append("completed") })
+    subject.onNext(1)
+    subject.onNext(2)
+    subject.onNext(3)
+    #expect(events == ["next(1)", "next(2)"])
+    #expect(!subject.hasObservers)
+  }
+}
+
+extension Observable<Int> {
+  /// The elements unchanged, through an operator with a sink of its own (not a stage).
+  fileprivate func throughCreate() -> Observable<Int> {
+    Observable.create { observer in self.subscribe(observer) }
+  }
 }
 
 @Suite("take(while:) and take(until: predicate)")
@@ -154,6 +183,22 @@ struct TakeWhileTests {
     let res = scheduler.start(disposed: 250) { xs.take(while: { _ in true }) }
     #expect(res.events == [.next(210, 1)])
     #expect(xs.subscriptions == [Subscription(200, 250)])
+  }
+
+  @Test("a predicate that disposes the subscription and stops it: no completion")
+  func predicateDisposes() {
+    let subject = PublishSubject<Int>()
+    var events: [String] = []
+    var subscription: (any Disposable)?
+    subscription = subject.take(while: { value in
+      if value == 2 { subscription?.dispose() }
+      return value < 2
+    }).subscribe(
+      onNext: { events.append("next(\($0))") }, onCompleted: { events.append("completed") })
+    subject.onNext(1)
+    subject.onNext(2)
+    #expect(events == ["next(1)"])
+    #expect(!subject.hasObservers)
   }
 }
 
