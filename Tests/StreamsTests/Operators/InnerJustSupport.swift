@@ -67,3 +67,30 @@ final class SubscriptionSlot: Sendable {
     set { slot.withLock { $0 = newValue } }
   }
 }
+
+/// A source the test drives by hand, also from inside a delivery (a subject would queue such a
+/// nested event instead of passing it on); its subscription and disposal are logged.
+///
+/// `@unchecked Sendable`: used by the test's thread only; `observer` is set while subscribing.
+final class DirectInner: @unchecked Sendable {
+  private var observer: AnyObserver<Int>?
+  let name: String
+  let log: ScenarioLog
+
+  init(_ name: String, log: ScenarioLog) {
+    self.name = name
+    self.log = log
+  }
+
+  var observable: Observable<Int> {
+    Observable.create { [self] observer in
+      log.add("\(name) subscribed")
+      self.observer = observer
+      return Disposables.create { [log, name] in log.add("\(name) disposed") }
+    }
+  }
+
+  func send(_ value: Int) { observer?.onNext(value) }
+  func complete() { observer?.onCompleted() }
+  func fail() { observer?.onError(MultiTestError.first) }
+}

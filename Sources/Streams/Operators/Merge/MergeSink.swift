@@ -1,5 +1,5 @@
 /// Runs one subscription of a merging operator (`flatMap`, `flatMapFirst`, `concatMap`,
-/// `merge`, `concat()`).
+/// `merge`, `concat()`): performs what ``MergeStateMachine`` decides, after unlocking.
 ///
 /// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
 /// `downstream` and `selector` are immutable and only called by the thread that holds the outbox's
@@ -36,23 +36,23 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   ) -> any Disposable {
     let sink = MergeSink(downstream: observer, limit: limit, selector: selector)
     let subscription = source.subscribeNested(AnyObserver { event in sink.outerOn(event) })
-    sink.withState { $0.outerSubscribed(subscription) }?.dispose()
+    sink.perform(sink.withState { $0.outerSubscribed(subscription) })
     return sink
   }
 
-  /// Runs `body` under the lock. Once the outbox is closed, the lock's side word says so, so that
+  /// Runs `body` under the lock. Once the merge ended, the lock's side word says so, so that
   /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
-  /// transition runs through here, so the word is set in the critical section that closed it.
+  /// transition runs through here, so the word is set in the critical section that ended it.
   @inlinable
   func withState<Result>(_ body: (inout MergeStateMachine<Element>) -> Result) -> Result {
     state.withLock { machine in
       let result = body(&machine)
-      if machine.outbox.isClosed { state.storeWord(1) }
+      if machine.hasEnded { state.storeWord(1) }
       return result
     }
   }
 
-  /// `true` once the outbox is closed (read without the lock).
+  /// `true` once the merge ended (read without the lock).
   @inlinable
   var isClosed: Bool { state.loadWord() != 0 }
 
@@ -61,7 +61,10 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     switch event {
     case .next(let element):
       if dropsWhileBusy {
-        guard withState({ $0.admit() }) else { return }
+        switch withState({ $0.admit() }) {
+        case .drop: return
+        case .select: break
+        }
       } else if isClosed {
         return  // what `admit()` decides for the other limits, without the lock
       }
@@ -69,20 +72,21 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
       do {
         inner = try selector(element)
       } catch {
-        drain(withState { $0.outbox.send(.error(error)) })
+        perform(withState { $0.selectorFailed(error) })
         return
       }
       if let just = inner as? JustObservable<Element>, !Tracing.isInstalled {
         justArrived(just)
         return
       }
-      if withState({ $0.innerArrived(inner) }) { startLoop() }
+      switch withState({ $0.innerArrived(inner) }) {
+      case .none: break
+      case .runLoop: startLoop()
+      }
     case .error(let error):
-      drain(withState { $0.outbox.send(.error(error)) })
+      perform(withState { $0.outerFailed(error) })
     case .completed:
-      let (disposable, event) = withState { $0.outerCompleted() }
-      disposable?.dispose()
-      drain(event)
+      perform(withState { $0.outerCompleted() })
     }
   }
 
@@ -94,36 +98,54 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   /// here, so that the tracer sees the inner sequence.
   @inlinable
   func justArrived(_ just: JustObservable<Element>) {
+    let first: Event<Element>?
     switch withState({ $0.immediateArrived(just, element: just.element) }) {
-    case .scheduled(let mustStart):
-      if mustStart { startLoop() }
-    case .deliver(let first):
-      let trampoline = Trampoline.enterIfIdle()
-      var event = first
-      var completion: (startLoop: Bool, deliver: Event<Element>?)?
-      // Holding the claim when `first` is set (see `drain`: the rank, or a waiter, otherwise).
-      let saved = first == nil ? nil : ClaimRank.enter(ClaimRank.takeClaimed())
-      while let current = event {
-        if deliver(current) {
-          dispose()
-          break
-        }
-        (event, completion) = withState { $0.nextOrImmediateCompleted() }
+    case .none: return
+    case .runLoop:
+      startLoop()
+      return
+    case .deliver(let event):
+      first = event
+    }
+    let trampoline = Trampoline.enterIfIdle()
+    var event = first
+    // What the completion handed back, once the deliverer asked for more and nothing was queued.
+    var completion: MergeStateMachine<Element>.ImmediateCompletedAction?
+    // Holding the claim when `first` is set (see `drain`: the rank, or a waiter, otherwise).
+    let saved = first == nil ? nil : ClaimRank.enter(ClaimRank.takeClaimed())
+    while let current = event {
+      if deliver(current) {
+        dispose()
+        break
       }
-      if let saved { ClaimRank.leave(saved) }
-      if first == nil { drain(nil) }
-      let (mustContinue, last) = completion ?? withState { $0.immediateCompleted() }
-      drain(last)
+      switch withState({ $0.nextOrImmediateCompleted() }) {
+      case .deliver(let next):
+        event = next
+      case .completed(let action):
+        event = nil
+        completion = action
+      }
+    }
+    if let saved { ClaimRank.leave(saved) }
+    if first == nil { drain(nil) }
+    switch completion ?? withState({ $0.immediateCompleted() }) {
+    case .none:
       trampoline?.drainAndStop()
-      if mustContinue { startLoop() }
+    case .runLoop:
+      trampoline?.drainAndStop()
+      startLoop()
+    case .complete(let event):
+      drain(event)
+      trampoline?.drainAndStop()
     }
   }
 
+  /// The start loop: subscribes to the scheduled inner sequences, one after the other, for as
+  /// long as the machine hands them out (see ``MergeStateMachine``).
   @inlinable
   func startLoop() {
-    while let next = withState({ $0.nextToStart() }) {
-      let id = next.id
-      if let just = next.source as? JustObservable<Element>, !Tracing.isInstalled {
+    while case .subscribe(let id, let source) = withState({ $0.nextToStart() }) {
+      if let just = source as? JustObservable<Element>, !Tracing.isInstalled {
         // What subscribing does, without the inner observer: the inner slot of `id` is removed
         // by the completion, so there is no subscription to store.
         let trampoline = Trampoline.enterIfIdle()
@@ -132,22 +154,56 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
         trampoline?.drainAndStop()
         continue
       }
-      let subscription = next.source.subscribeAny(
-        AnyObserver { [self] event in innerOn(id, event) })
-      withState { $0.innerSubscribed(id, subscription) }?.dispose()
+      let subscription = source.subscribeAny(AnyObserver { [self] event in innerOn(id, event) })
+      perform(withState { $0.innerSubscribed(id, subscription) })
     }
   }
 
   @inlinable
   func innerOn(_ id: Int, _ event: Event<Element>) {
     switch event {
-    case .next, .error:
-      drain(withState { $0.outbox.send(event) })
+    case .next:
+      perform(withState { $0.innerNext(event) })
+    case .error(let error):
+      perform(withState { $0.innerFailed(error) })
     case .completed:
-      let completion = withState { $0.innerCompleted(id) }
-      completion.dispose?.dispose()
-      if completion.startLoop { startLoop() }
-      drain(completion.deliver)
+      perform(withState { $0.innerCompleted(id) })
+    }
+  }
+
+  /// Disposes a subscription that returned too late to be kept.
+  @inlinable
+  func perform(_ action: MergeStateMachine<Element>.SubscribedAction) {
+    switch action {
+    case .keep: break
+    case .dispose(let disposable): disposable.dispose()
+    }
+  }
+
+  /// Drains an element or an error the machine accepted.
+  @inlinable
+  func perform(_ action: MergeStateMachine<Element>.ForwardAction) {
+    switch action {
+    case .drop: break
+    case .drain(let event): drain(event)
+    }
+  }
+
+  /// Disposes the subscription of a sequence that completed, then runs the start loop or drains
+  /// the completion.
+  @inlinable
+  func perform(_ action: MergeStateMachine<Element>.CompletedAction) {
+    switch action {
+    case .none:
+      break
+    case .dispose(let disposable):
+      disposable.dispose()
+    case .runLoop(let disposable):
+      disposable?.dispose()
+      startLoop()
+    case .complete(let disposable, let completion):
+      disposable?.dispose()
+      drain(completion)
     }
   }
 
@@ -159,19 +215,21 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
 
   @inlinable
   func nextPending() -> Event<Element>? {
-    withState { $0.outbox.next() }
+    withState { $0.nextPending() }
   }
 
   @inlinable
   var turnRank: Int {
-    withState { $0.outbox.turns.rank }
+    withState { $0.turnRank }
   }
 
   @inlinable
   func dispose() {
-    let (subscriptions, released) = withState { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
+    switch withState({ $0.dispose() }) {
+    case .dispose(let subscriptions, let queued, let waiting, let scheduled):
+      for subscription in subscriptions { subscription.dispose() }
+      withExtendedLifetime((queued, waiting, scheduled)) {}
+    }
   }
 }
 
@@ -182,14 +240,10 @@ extension MergeSink where Source == Observable<Element> {
     -> any Disposable
   {
     let sink = MergeSink(downstream: observer, limit: .unbounded, selector: { $0 })
-    let mustStart = sink.withState { state -> Bool in
-      state.withoutOuter()
-      var mustStart = false
-      for source in sources where state.innerArrived(source) { mustStart = true }
-      return mustStart
+    switch sink.withState({ $0.subscribeAll(sources) }) {
+    case .runLoop: sink.startLoop()
+    case .complete(let completion): sink.drain(completion)
     }
-    if mustStart { sink.startLoop() }
-    sink.drain(sink.withState { $0.completeIfDone() })
     return sink
   }
 }

@@ -1,84 +1,145 @@
-/// How many inner sequences a merging operator runs at once.
-@usableFromInline
-enum MergeLimit: Sendable {
-  /// Every inner sequence at once (`flatMap`, `merge()`).
-  case unbounded
-  /// At most `n`; the others wait in arrival order (`merge(maxConcurrent:)`, `concatMap`,
-  /// `concat()`).
-  case queue(Int)
-  /// One at a time; elements that arrive while one runs are dropped (`flatMapFirst`).
-  case dropWhileBusy
-}
-
-/// The state of a merging operator: an outer sequence whose elements become inner sequences,
-/// all of whose elements go to one observer.
+/// The state of one subscription of a merging operator (`flatMap`, `flatMapFirst`, `concatMap`,
+/// `merge`, `concat()`): an outer sequence whose elements become inner sequences, all of whose
+/// elements go to one observer.
 ///
-/// Every transition runs under the sink's lock and returns what to do next; the sink subscribes,
-/// disposes and delivers after releasing the lock.
+/// Inner sequences are numbered from 0 in the order they are scheduled. Every transition runs
+/// under the sink's lock and returns what the sink must do once the lock is released (subscribe
+/// to an inner sequence, dispose a subscription, drain an event); the machine never calls out.
 ///
-/// Inner subscriptions are started by one thread at a time through a small trampoline
-/// (`starting`): when an inner sequence completes synchronously inside its own `subscribe` and a
-/// queued one must start, the thread already in the start loop picks it up instead of recursing,
-/// so `concat()` over many synchronous sources does not grow the stack.
+/// Inner subscriptions are started by one thread at a time, the owner of the start loop
+/// (`looping`): when an inner sequence completes synchronously inside its own `subscribe` and a
+/// waiting one must start, the thread already in the loop picks it up instead of recursing, so
+/// `concat()` over many synchronous sources does not grow the stack.
+///
+/// ```
+///                    outer completes, inner sequences left
+///   outerRunning ───────────────────────────────────────────▶ outerCompleted
+///        │                                                          │
+///        │ outer completes, none left            the last one completes
+///        └────────────────────────────▶ ended ◀─────────────────────┘
+///                                         ▲
+///                                         └── an error, or disposal, in any state
+/// ```
+///
+/// A static `merge` has no outer sequence: it starts in `outerCompleted` with every source
+/// scheduled (``subscribeAll(_:)``).
+///
+/// The outbox, the subscriptions and the inner sequences that wait for a slot or for the start
+/// loop are stored beside the state: a subscription's slot is filled when `subscribe` returns,
+/// which may be after the sequence ended (``UpstreamDisposable``).
 @usableFromInline
 struct MergeStateMachine<Element> {
-  /// What a completed inner subscription leaves to do.
+  /// Where the merge stands. `active` counts the inner sequences subscribed, being subscribed,
+  /// scheduled for the start loop, accepted without subscribing (`just`), or reserved
+  /// (`flatMapFirst`, between admission and arrival); `looping` is `true` while a thread owns the
+  /// start loop (or delivers a `just`'s element, which owns the loop until it completes).
   @usableFromInline
-  struct InnerCompletion {
-    /// The finished inner subscription, to dispose.
-    @usableFromInline var dispose: (any Disposable)?
-    /// The caller must run the start loop.
-    @usableFromInline var startLoop = false
-    /// An event the caller must deliver.
-    @usableFromInline var deliver: Event<Element>?
-
-    /// Leaves `dispose` to dispose and nothing else to do.
-    @inlinable
-    init(dispose: (any Disposable)? = nil) {
-      self.dispose = dispose
-    }
+  enum State {
+    /// The outer sequence runs.
+    case outerRunning(active: Int, looping: Bool)
+    /// The outer sequence completed (or there is none; `active` is at least 1): the merge
+    /// completes when the last inner sequence completes. None waits for a slot then: one waits
+    /// only while `maxConcurrent` run.
+    case outerCompleted(active: Int, looping: Bool)
+    /// A terminal event was accepted (it may still be queued for the deliverer), or the
+    /// subscription was disposed: nothing more is delivered or started. The subscriptions and
+    /// the waiting sequences are still held until disposal, or until their sequence completes.
+    case ended
   }
 
+  // The state and what is stored beside it: internal, not private, only so that the `@inlinable`
+  // transitions can use them; the sink goes through the transitions.
+  @usableFromInline var state = State.outerRunning(active: 0, looping: false)
   @usableFromInline var outbox = SerialOutbox<Element>()
   @usableFromInline let limit: MergeLimit
+  /// The outer subscription.
   @usableFromInline var outer = UpstreamDisposable.pending
-  @usableFromInline var outerStopped = false
+  /// The subscriptions of the inner sequences that have not completed, by number: `.pending`
+  /// until `subscribe` returns.
   @usableFromInline var inners: [Int: UpstreamDisposable] = [:]
+  /// The number of the next inner sequence scheduled.
   @usableFromInline var nextID = 0
-  /// Inner sequences subscribed, being subscribed, or reserved (`flatMapFirst`).
-  @usableFromInline var active = 0
-  /// Inner sequences waiting for a free slot (`MergeLimit.queue`).
+  /// Inner sequences waiting for a free slot (`MergeLimit.queue`), not counted in `active`.
   @usableFromInline var waiting = RingQueue<Observable<Element>>()
   /// Inner sequences to subscribe, in order, by the thread that owns the start loop.
-  @usableFromInline var starting = RingQueue<(id: Int, source: Observable<Element>)>()
-  @usableFromInline var isStarting = false
+  @usableFromInline var scheduled = RingQueue<ScheduledInner>()
 
+  /// No inner sequence yet, the outer subscription pending.
   @inlinable
   init(limit: MergeLimit) {
     self.limit = limit
   }
 
-  /// Before the selector runs for an outer element: `false` if the element is to be ignored.
+  /// `true` once the merge ended: the sink publishes it in its lock's side word, so that the
+  /// outer sequence's elements are dropped without the lock.
   @inlinable
-  mutating func admit() -> Bool {
-    if outbox.isClosed { return false }
-    if case .dropWhileBusy = limit {
-      if active > 0 { return false }
-      active += 1
-    }
-    return true
+  var hasEnded: Bool {
+    if case .ended = state { return true }
+    return false
   }
 
-  /// What to do with an inner sequence that emits one element and completes while it is being
-  /// subscribed (`just`).
-  @usableFromInline
-  enum ImmediateArrival {
-    /// It was handled like any other inner sequence (queued, scheduled or dropped); the caller
-    /// runs the start loop if `startLoop`.
-    case scheduled(startLoop: Bool)
-    /// Its element was accepted without subscribing: the caller delivers `first` if it is not
-    /// `nil`, then calls ``immediateCompleted()``. The caller owns the start loop until then.
-    case deliver(first: Event<Element>?)
+  /// The outer subscription returned.
+  @inlinable
+  mutating func outerSubscribed(_ disposable: any Disposable) -> SubscribedAction {
+    if let late = outer.store(disposable) { return .dispose(late) }
+    return .keep
+  }
+
+  /// A static merge starts: there is no outer sequence, and every source is scheduled, in order.
+  @inlinable
+  mutating func subscribeAll(_ sources: [Observable<Element>]) -> StartAction {
+    guard case .outerRunning(active: 0, looping: false) = state else {
+      preconditionFailure("Streams internal error: merge: sources scheduled in state \(state)")
+    }
+    outer = .released
+    if sources.isEmpty { return .complete(complete()) }
+    for source in sources { schedule(source) }
+    state = .outerCompleted(active: sources.count, looping: true)
+    return .runLoop
+  }
+
+  /// An element of the outer sequence arrived, for `flatMapFirst` (``MergeLimit/dropWhileBusy``):
+  /// it reserves the one slot before the selector runs, or it is dropped.
+  @inlinable
+  mutating func admit() -> AdmitAction {
+    switch state {
+    case .outerRunning(let active, let looping):
+      if active > 0 { return .drop }
+      state = .outerRunning(active: 1, looping: looping)
+      return .select
+    case .outerCompleted, .ended:
+      return .drop  // `outerCompleted` has a sequence running
+    }
+  }
+
+  /// An inner sequence arrived. It may arrive once the outer sequence completed: a selector that
+  /// completes the outer sequence from inside its `onNext`.
+  @inlinable
+  mutating func innerArrived(_ source: Observable<Element>) -> InnerArrivedAction {
+    var active: Int
+    let looping: Bool
+    switch state {
+    case .ended:
+      return .none
+    case .outerRunning(let count, let owned), .outerCompleted(let count, let owned):
+      active = count
+      looping = owned
+    }
+    switch limit {
+    case .unbounded:
+      active += 1
+    case .dropWhileBusy:
+      break  // reserved by `admit()`
+    case .queue(let maxConcurrent):
+      if active >= maxConcurrent {
+        waiting.append(source)
+        return .none
+      }
+      active += 1
+    }
+    schedule(source)
+    update(active: active, looping: true)
+    return looping ? .none : .runLoop
   }
 
   /// An inner sequence arrived that emits `element` and completes during `subscribe`.
@@ -88,43 +149,55 @@ struct MergeStateMachine<Element> {
   /// before it. Otherwise it is scheduled as ``innerArrived(_:)`` does.
   @inlinable
   mutating func immediateArrived(_ source: Observable<Element>, element: Element)
-    -> ImmediateArrival
+    -> ImmediateArrivedAction
   {
-    if outbox.isClosed || isStarting { return .scheduled(startLoop: innerArrived(source)) }
+    var active: Int
+    switch state {
+    case .ended:
+      return .none
+    case .outerRunning(let count, let looping), .outerCompleted(let count, let looping):
+      if looping { return ImmediateArrivedAction(innerArrived(source)) }
+      active = count
+    }
     switch limit {
     case .unbounded:
       active += 1
     case .dropWhileBusy:
       break  // reserved by `admit()`
     case .queue(let maxConcurrent):
-      if active >= maxConcurrent { return .scheduled(startLoop: innerArrived(source)) }
+      if active >= maxConcurrent { return ImmediateArrivedAction(innerArrived(source)) }
       active += 1
     }
-    isStarting = true
+    update(active: active, looping: true)
     return .deliver(first: outbox.send(.next(element)))
   }
 
   /// The sequence accepted by ``immediateArrived(_:element:)`` completed: frees its slot (or
-  /// schedules a waiting sequence into it). Returns `true` in `startLoop` when the caller must go
-  /// on with the start loop (otherwise it was released), and an event to deliver.
+  /// hands it to a waiting sequence) and releases the start loop, unless sequences were
+  /// scheduled meanwhile.
   @inlinable
-  mutating func immediateCompleted() -> (startLoop: Bool, deliver: Event<Element>?) {
-    if outbox.isClosed {
-      // What is left in `starting` is released by ``dispose()``, which always follows.
-      isStarting = false
-      return (false, nil)
+  mutating func immediateCompleted() -> ImmediateCompletedAction {
+    var active: Int
+    switch state {
+    case .ended:
+      // What is left in `scheduled` is released by ``dispose()``, which always follows.
+      return .none
+    case .outerRunning(let count, true) where count > 0,
+      .outerCompleted(let count, true) where count > 0:
+      active = count
+    case .outerRunning, .outerCompleted:
+      preconditionFailure(
+        "Streams internal error: merge: immediate sequence completed in state \(state)")
     }
     if let next = waiting.popFirst() {
-      _ = schedule(next)
+      schedule(next)
     } else {
       active -= 1
+      if active == 0, case .outerCompleted = state { return .complete(complete()) }
     }
-    let deliver = completeIfDone()
-    if starting.isEmpty {
-      isStarting = false
-      return (false, deliver)
-    }
-    return (true, deliver)
+    let looping = !scheduled.isEmpty
+    update(active: active, looping: looping)
+    return looping ? .runLoop : .none
   }
 
   /// The deliverer of the element accepted by ``immediateArrived(_:element:)`` asks for more: the
@@ -132,128 +205,191 @@ struct MergeStateMachine<Element> {
   /// released and the sequence completes (``immediateCompleted()``), in one critical section
   /// instead of two.
   @inlinable
-  mutating func nextOrImmediateCompleted() -> (
-    next: Event<Element>?, completion: (startLoop: Bool, deliver: Event<Element>?)?
-  ) {
-    if let event = outbox.next() { return (event, nil) }
-    return (nil, immediateCompleted())
+  mutating func nextOrImmediateCompleted() -> ImmediateNextAction {
+    if let event = outbox.next() { return .deliver(event) }
+    return .completed(immediateCompleted())
   }
 
-  /// An inner sequence is ready; returns `true` when the caller must run the start loop.
+  /// The owner of the start loop asks for the next inner sequence to subscribe.
+  ///
+  /// Once the merge ended, what is left in `scheduled` stays there for ``dispose()`` (which
+  /// follows every end) to hand out of the lock. An empty queue keeps its storage: freeing it
+  /// cost one allocation per inner sequence.
   @inlinable
-  mutating func innerArrived(_ source: Observable<Element>) -> Bool {
-    if outbox.isClosed { return false }
-    switch limit {
-    case .unbounded:
-      active += 1
-    case .dropWhileBusy:
-      break  // reserved by `admit()`
-    case .queue(let maxConcurrent):
-      if active >= maxConcurrent {
-        waiting.append(source)
-        return false
-      }
-      active += 1
+  mutating func nextToStart() -> NextInnerAction {
+    switch state {
+    case .ended:
+      return .stop
+    case .outerRunning(let active, true), .outerCompleted(let active, true):
+      if let next = scheduled.popFirst() { return .subscribe(id: next.id, source: next.source) }
+      update(active: active, looping: false)
+      return .stop
+    case .outerRunning, .outerCompleted:
+      preconditionFailure(
+        "Streams internal error: merge: start loop stepped by a thread that does not own it, "
+          + "in state \(state)")
     }
-    return schedule(source)
   }
 
+  /// Inner subscription `id` returned. Its slot is gone when its sequence completed during
+  /// `subscribe`, or when the merge was disposed.
   @inlinable
-  mutating func schedule(_ source: Observable<Element>) -> Bool {
+  mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> SubscribedAction {
+    guard var slot = inners[id] else { return .dispose(disposable) }
+    let late = slot.store(disposable)
+    inners[id] = slot
+    if let late { return .dispose(late) }
+    return .keep
+  }
+
+  /// An inner sequence sent `next`, an element (passed as the event it came in, not rebuilt).
+  @inlinable
+  mutating func innerNext(_ next: Event<Element>) -> ForwardAction {
+    if case .ended = state { return .drop }
+    return .drain(outbox.send(next))
+  }
+
+  /// An inner sequence failed: the merge fails.
+  @inlinable
+  mutating func innerFailed(_ error: any Error) -> ForwardAction {
+    fail(error)
+  }
+
+  /// Inner sequence `id` completed: its subscription is released and its slot freed, or handed
+  /// to a waiting sequence; when the outer sequence completed and it was the last, the merge
+  /// completes.
+  @inlinable
+  mutating func innerCompleted(_ id: Int) -> CompletedAction {
+    // No slot: the merge was disposed.
+    guard var slot = inners.removeValue(forKey: id) else { return .none }
+    let disposable = slot.release()
+    var active: Int
+    let looping: Bool
+    switch state {
+    case .ended:
+      if let disposable { return .dispose(disposable) }
+      return .none
+    case .outerRunning(let count, let owned) where count > 0,
+      .outerCompleted(let count, let owned) where count > 0:
+      active = count
+      looping = owned
+    case .outerRunning, .outerCompleted:
+      preconditionFailure(
+        "Streams internal error: merge: inner sequence \(id) completed in state \(state)")
+    }
+    if let next = waiting.popFirst() {
+      schedule(next)
+      update(active: active, looping: true)
+      if !looping { return .runLoop(disposing: disposable) }
+    } else {
+      active -= 1
+      if active == 0, case .outerCompleted = state {
+        return .complete(disposing: disposable, completion: complete())
+      }
+      update(active: active, looping: looping)
+    }
+    if let disposable { return .dispose(disposable) }
+    return .none
+  }
+
+  /// The outer sequence completed: its subscription is released; when no inner sequence is left,
+  /// the merge completes.
+  @inlinable
+  mutating func outerCompleted() -> CompletedAction {
+    let disposable = outer.release()
+    switch state {
+    case .outerRunning(let active, let looping):
+      if active == 0 { return .complete(disposing: disposable, completion: complete()) }
+      state = .outerCompleted(active: active, looping: looping)
+    case .outerCompleted:
+      preconditionFailure(
+        "Streams internal error: merge: outer sequence completed in state \(state)")
+    case .ended:
+      break
+    }
+    if let disposable { return .dispose(disposable) }
+    return .none
+  }
+
+  /// The outer sequence failed: the merge fails.
+  @inlinable
+  mutating func outerFailed(_ error: any Error) -> ForwardAction {
+    if case .outerCompleted = state {
+      preconditionFailure("Streams internal error: merge: outer sequence failed in state \(state)")
+    }
+    return fail(error)
+  }
+
+  /// The selector threw for an element of the outer sequence: the merge fails. (The outer
+  /// sequence may have completed meanwhile: a selector that completes it from inside its
+  /// `onNext`.)
+  @inlinable
+  mutating func selectorFailed(_ error: any Error) -> ForwardAction {
+    fail(error)
+  }
+
+  /// The next event queued for the delivering thread, if any (``SerialOutbox/next()``).
+  @inlinable
+  mutating func nextPending() -> Event<Element>? {
+    outbox.next()
+  }
+
+  /// The delivery rank of this subscription's outbox (see ``DeliveryTurns``).
+  @inlinable
+  var turnRank: Int { outbox.turns.rank }
+
+  /// The subscription ends: every subscription, the queued events and the sequences that wait
+  /// are handed back.
+  @inlinable
+  mutating func dispose() -> DisposeAction {
+    state = .ended
+    let queued = outbox.dispose()
+    var subscriptions: [any Disposable] = []
+    if let disposable = outer.release() { subscriptions.append(disposable) }
+    for id in inners.keys.sorted() {
+      if let disposable = inners[id]?.release() { subscriptions.append(disposable) }
+    }
+    inners = [:]
+    return .dispose(
+      subscriptions: subscriptions, queued: queued, waiting: waiting.removeAll(),
+      scheduled: scheduled.removeAll())
+  }
+
+  // MARK: Helpers of the transitions
+
+  /// Numbers `source` and schedules it for the start loop.
+  @inlinable
+  mutating func schedule(_ source: Observable<Element>) {
     let id = nextID
     nextID += 1
     inners[id] = .pending
-    starting.append((id, source))
-    if isStarting { return false }
-    isStarting = true
-    return true
+    scheduled.append(ScheduledInner(id: id, source: source))
   }
 
-  /// The next inner sequence the start loop subscribes, or `nil` after releasing the loop.
-  ///
-  /// Once the outbox is closed, what is left in `starting` stays there for ``dispose()`` (which
-  /// follows every closing) to hand out of the lock. An empty queue keeps its storage: freeing
-  /// it cost one allocation per inner sequence.
+  /// Records the inner sequences' count and the start loop's owner, in the outer sequence's
+  /// phase.
   @inlinable
-  mutating func nextToStart() -> (id: Int, source: Observable<Element>)? {
-    if !outbox.isClosed, let next = starting.popFirst() { return next }
-    isStarting = false
-    return nil
-  }
-
-  /// The outer subscription returned; returns it back if it must be disposed at once.
-  @inlinable
-  mutating func outerSubscribed(_ disposable: any Disposable) -> (any Disposable)? {
-    outer.store(disposable)
-  }
-
-  /// An inner subscription returned; returns it back if it must be disposed at once.
-  @inlinable
-  mutating func innerSubscribed(_ id: Int, _ disposable: any Disposable) -> (any Disposable)? {
-    guard var slot = inners[id] else { return disposable }
-    let disposeNow = slot.store(disposable)
-    inners[id] = slot
-    return disposeNow
-  }
-
-  /// An inner sequence completed.
-  @inlinable
-  mutating func innerCompleted(_ id: Int) -> InnerCompletion {
-    guard var slot = inners.removeValue(forKey: id) else { return InnerCompletion() }
-    var result = InnerCompletion(dispose: slot.release())
-    if outbox.isClosed { return result }
-    if let next = waiting.popFirst() {
-      result.startLoop = schedule(next)
-    } else {
-      active -= 1
+  mutating func update(active: Int, looping: Bool) {
+    switch state {
+    case .outerRunning: state = .outerRunning(active: active, looping: looping)
+    case .outerCompleted: state = .outerCompleted(active: active, looping: looping)
+    case .ended:
+      preconditionFailure("Streams internal error: merge: inner sequences counted in state ended")
     }
-    result.deliver = completeIfDone()
-    return result
   }
 
-  /// The outer sequence completed: returns the outer subscription to dispose and an event to
-  /// deliver.
+  /// The merge completes: returns the completion to drain.
   @inlinable
-  mutating func outerCompleted() -> (dispose: (any Disposable)?, deliver: Event<Element>?) {
-    outerStopped = true
-    let disposable = outer.release()
-    return (disposable, completeIfDone())
-  }
-
-  /// A static merge: there is no outer sequence, only the inner ones.
-  @inlinable
-  mutating func withoutOuter() {
-    outerStopped = true
-    _ = outer.release()
-  }
-
-  /// Completes when the outer sequence and every inner sequence completed.
-  @inlinable
-  mutating func completeIfDone() -> Event<Element>? {
-    guard outerStopped, active == 0, waiting.isEmpty else { return nil }
+  mutating func complete() -> Event<Element>? {
+    state = .ended
     return outbox.send(.completed)
   }
 
-  /// What ``dispose()`` takes out of the state: queued events, and inner sequences waiting for a
-  /// slot or to be subscribed.
-  @usableFromInline
-  typealias Released = (
-    pending: RingQueue<Event<Element>>, waiting: RingQueue<Observable<Element>>,
-    starting: RingQueue<(id: Int, source: Observable<Element>)>
-  )
-
-  /// The subscription ends: returns every subscription to dispose, outer first, then the inner
-  /// ones in subscription order, and what the state held, which the caller releases after
-  /// unlocking.
+  /// The merge fails, unless it ended.
   @inlinable
-  mutating func dispose() -> (subscriptions: [any Disposable], released: Released) {
-    let pending = outbox.dispose()
-    var all: [any Disposable] = []
-    if let disposable = outer.release() { all.append(disposable) }
-    for id in inners.keys.sorted() {
-      if let disposable = inners[id]?.release() { all.append(disposable) }
-    }
-    inners = [:]
-    return (all, (pending, waiting.removeAll(), starting.removeAll()))
+  mutating func fail(_ error: any Error) -> ForwardAction {
+    if case .ended = state { return .drop }
+    state = .ended
+    return .drain(outbox.send(.error(error)))
   }
 }
