@@ -117,27 +117,6 @@ struct WindowStateMachineTests {
   }
 }
 
-/// A source driven by hand: its events reach the operator at once, also from inside an observer
-/// (a subject would queue such an event behind the one it is delivering). Disposing its
-/// subscription logs "source disposed".
-private final class HandSource {
-  private var observer: AnyObserver<Int>?
-  let log: ScenarioLog
-
-  init(log: ScenarioLog) { self.log = log }
-
-  var observable: Observable<Int> {
-    Observable.create { [self] observer in
-      self.observer = observer
-      return Disposables.create { [log] in log.add("source disposed") }
-    }
-  }
-
-  func send(_ value: Int) { observer?.onNext(value) }
-  func complete() { observer?.onCompleted() }
-  func fail(_ error: any Error) { observer?.onError(error) }
-}
-
 /// A ``TestScheduler`` that counts its timers still pending: scheduled, neither fired nor
 /// disposed.
 private final class CountingScheduler: SchedulerType {
