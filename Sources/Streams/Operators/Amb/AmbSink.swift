@@ -55,8 +55,10 @@ final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable
   }
 
   func dispose() {
-    let (subscriptions, released) = state.withLock { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
+    switch state.withLock({ $0.dispose() }) {
+    case .dispose(let subscriptions, let queued):
+      for subscription in subscriptions { subscription.dispose() }
+      withExtendedLifetime(queued) {}
+    }
   }
 }

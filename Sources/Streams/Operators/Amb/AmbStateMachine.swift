@@ -31,6 +31,13 @@ struct AmbStateMachine<Element> {
     case deliver(Event<Element>?, disposingLosers: [any Disposable])
   }
 
+  /// What to do when the subscription ends.
+  enum DisposeAction {
+    /// Dispose `subscriptions` (those still held: every source's while racing, the winner's
+    /// once one won), then release `queued`, the events that will not be delivered.
+    case dispose(subscriptions: [any Disposable], queued: RingQueue<Event<Element>>)
+  }
+
   private var state: State
   private var outbox = SerialOutbox<Element>()
 
@@ -83,11 +90,10 @@ struct AmbStateMachine<Element> {
   /// The delivery rank of this subscription's outbox (see ``DeliveryTurns``).
   var turnRank: Int { outbox.turns.rank }
 
-  /// The subscription ends: returns every subscription to dispose and the queued events, which
-  /// the caller releases after unlocking.
-  mutating func dispose() -> (subscriptions: [any Disposable], released: RingQueue<Event<Element>>)
-  {
-    let released = outbox.dispose()
+  /// The subscription ends: every subscription still held and the queued events are handed
+  /// back.
+  mutating func dispose() -> DisposeAction {
+    let queued = outbox.dispose()
     var subscriptions: [any Disposable] = []
     switch state {
     case .racing(var all):
@@ -100,6 +106,6 @@ struct AmbStateMachine<Element> {
       break
     }
     state = .disposed
-    return (subscriptions, released)
+    return .dispose(subscriptions: subscriptions, queued: queued)
   }
 }

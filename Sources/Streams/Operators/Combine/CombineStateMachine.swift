@@ -9,24 +9,123 @@ enum CombineMode {
   case zip(completesWhenOthersDone: Bool)
 }
 
-/// The state shared by `combineLatest` and `zip`, for any number of sources: one slot of values
-/// per source, which sources completed, and their subscriptions.
+/// The state of one subscription of `combineLatest` or `zip` over any number of sources (four or
+/// more, a parameter pack, or a collection), their values boxed: one slot of values per source,
+/// the latest value for `combineLatest`, a queue of unpaired values for `zip`.
 ///
-/// Emissions are snapshots of the values, queued in the outbox; the sink runs the result selector
-/// while delivering them, outside the lock, one at a time and in order.
+/// Emissions are snapshots of the values, queued in the outbox; the sink (``CombineSink``) runs
+/// the result selector while delivering them, outside the lock, one at a time and in order. Every
+/// transition runs under the sink's lock and returns what the sink must do once the lock is
+/// released; the machine never calls out.
 ///
-/// The completion rules are ``CombineSources``' (RxSwift's).
+/// ```
+///              every source completed, or an element that nothing can be combined with
+///              because every other source completed (combineLatest; zip over a collection)
+///   running ──────────────────────────────────────────────────────────────────────▶ ended
+///      ▲  │                                                                          ▲
+///      └──┘ an element (a combination once every slot holds a value), a completion   │
+///                                                                                    │
+///         no sources, an error, a throwing result selector, or disposal, in any state ┘
+/// ```
+///
+/// The completion rules are ``TypedCombineStateMachine``'s (RxSwift's). A combination of no
+/// sources ends at once (``start()``).
+///
+/// The subscriptions are stored beside the state, one slot per source; while the combination
+/// runs, a source has completed exactly when its slot is released (``CombineSubscriptions``).
 struct CombineStateMachine<Value> {
   typealias Snapshot = ContiguousArray<Value>
 
-  var sources: CombineSources<Snapshot>
+  /// Where the combination stands.
+  private enum State {
+    /// The sources run (or are being subscribed, in order). `withValue` slots hold a value (a
+    /// latest value for `combineLatest`, a queued one for `zip`) and `done` sources completed,
+    /// never every source (the combination then ended).
+    case running(withValue: Int, done: Int)
+    /// A terminal event was accepted (it may still be queued for the deliverer), the result
+    /// selector threw, or the subscription was disposed: nothing more is delivered. The
+    /// subscriptions are still held until disposal, or until their source completes, and the
+    /// values until disposal.
+    case ended
+  }
+
+  /// What to do before the sources are subscribed.
+  enum StartAction {
+    /// Subscribe the sources.
+    case subscribe
+    /// There are no sources: drain `event` (the empty combination then the completion for
+    /// `combineLatest`, the completion for `zip`), and subscribe nothing.
+    case drain(Event<Snapshot>?)
+  }
+
+  /// What to do with a subscription that a source's `subscribe` returned.
+  enum SubscribedAction {
+    /// Keep it: the machine holds it until it must be disposed.
+    case keep
+    /// Dispose it now: its source already completed, or the combination ended.
+    case dispose(any Disposable)
+  }
+
+  /// What to do with a value a source sent.
+  enum ReceivedAction {
+    /// Nothing: the combination ended (the value was not stored; the caller still holds it).
+    case drop
+    /// Drain `event` (a combination or the completion; `nil` when there is nothing to deliver or
+    /// the outbox queued it for the deliverer), then release `replaced`, the latest value the
+    /// new one replaced (`combineLatest`; `nil` for `zip`).
+    case drain(Event<Snapshot>?, releasing: Value?)
+  }
+
+  /// What to do with an error a source sent.
+  enum ForwardAction {
+    /// Nothing: the combination ended.
+    case drop
+    /// Drain `event`: deliver it now, or, when `nil`, let the drain wait for this sender's turn
+    /// (the outbox queued it for the deliverer).
+    case drain(Event<Snapshot>?)
+  }
+
+  /// What to do when a source completed.
+  enum CompletedAction {
+    /// Nothing: its subscription has not returned yet (it is disposed when it does) or was
+    /// already released, and the combination goes on or already ended.
+    case none
+    /// Dispose the completed source's subscription; the combination goes on, or already ended.
+    case dispose(any Disposable)
+    /// Every source completed: drain `completion` (`nil` when it was queued for the deliverer),
+    /// then dispose the last one's subscription, if it returned (RxSwift's order for these
+    /// forms).
+    case complete(completion: Event<Snapshot>?, disposing: (any Disposable)?)
+  }
+
+  /// What the deliverer does when the result selector threw.
+  enum SelectorFailedAction {
+    /// Deliver the selector's error, then release `queued`, the events that will not be
+    /// delivered.
+    case fail(queued: RingQueue<Event<Snapshot>>)
+  }
+
+  /// What to do when the subscription ends.
+  enum DisposeAction {
+    /// Dispose `subscriptions` (those still held, in subscription order), then release `queued`,
+    /// the events that will not be delivered, and `latest` and `buffers`, the values held
+    /// (`combineLatest`'s latest ones, `zip`'s queued ones).
+    case dispose(
+      subscriptions: [any Disposable], queued: RingQueue<Event<Snapshot>>, latest: [Value?],
+      buffers: [RingQueue<Value>])
+  }
+
+  private var state = State.running(withValue: 0, done: 0)
+  private var outbox = SerialOutbox<Snapshot>()
+  private var subscriptions: CombineSubscriptions
   private let mode: CombineMode
   private let count: Int
+  /// `combineLatest`: each source's latest value (empty for `zip`).
   private var latest: [Value?]
+  /// `zip`: each source's unpaired values (empty for `combineLatest`).
   private var queues: [RingQueue<Value>]
-  /// Sources with a latest value (`latest`) or with a queued value (`zip`).
-  private var withValue = 0
 
+  /// `count` sources, none subscribed yet.
   init(count: Int, mode: CombineMode) {
     self.mode = mode
     self.count = count
@@ -38,38 +137,49 @@ struct CombineStateMachine<Value> {
       latest = []
       queues = Array(repeating: RingQueue(), count: count)
     }
-    sources = CombineSources(count: count)
+    subscriptions = CombineSubscriptions(count: count)
   }
 
-  /// Ends a combination of no sources at once, as RxSwift does: `combineLatest` first emits the
-  /// empty combination (its result selector applied to `[]`), `zip` only completes.
-  mutating func start() -> Event<Snapshot>? {
-    guard count == 0 else { return nil }
-    guard case .latest = mode else { return sources.outbox.send(.completed) }
-    let first = sources.outbox.send(.next(Snapshot()))
-    let second = sources.outbox.send(.completed)
-    return first ?? second
+  /// The subscription starts: a combination of no sources ends at once, as in RxSwift:
+  /// `combineLatest` first emits the empty combination (its result selector applied to `[]`),
+  /// `zip` only completes.
+  mutating func start() -> StartAction {
+    guard case .running(withValue: 0, done: 0) = state else {
+      preconditionFailure("Streams internal error: combining: started in state \(state)")
+    }
+    guard count == 0 else { return .subscribe }
+    state = .ended
+    guard case .latest = mode else { return .drain(outbox.send(.completed)) }
+    let first = outbox.send(.next(Snapshot()))
+    let second = outbox.send(.completed)
+    return .drain(first ?? second)
   }
 
-  /// Source `index`'s subscription returned; returns it back if it must be disposed at once.
-  mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> (any Disposable)? {
-    sources.subscribed(index, disposable)
+  /// Source `index`'s `subscribe` returned `disposable`.
+  mutating func subscribed(_ index: Int, _ disposable: any Disposable) -> SubscribedAction {
+    switch state {
+    case .running:
+      if let late = subscriptions.store(index, disposable) { return .dispose(late) }
+      return .keep
+    case .ended:
+      _ = subscriptions.release(index)
+      return .dispose(disposable)
+    }
   }
 
-  /// Source `index` emitted `value`: returns an event to deliver and, for `combineLatest`, the
-  /// latest value `value` replaced, which the caller releases after unlocking.
-  mutating func next(_ index: Int, _ value: Value) -> (deliver: Event<Snapshot>?, replaced: Value?)
-  {
-    if sources.outbox.isClosed { return (nil, nil) }
+  /// Source `index` sent `value`: stored as its latest value (`combineLatest`) or queued
+  /// (`zip`); once every slot holds a value, a combination is emitted.
+  mutating func received(_ index: Int, _ value: Value) -> ReceivedAction {
+    guard case .running(var withValue, let done) = state else { return .drop }
+    let replaced: Value?
+    let snapshot: Snapshot?
     switch mode {
     case .latest:
-      let replaced = latest[index].replace(with: value)
+      replaced = latest[index].replace(with: value)
       if replaced == nil { withValue += 1 }
-      if withValue == count {
-        return (sources.outbox.send(.next(Snapshot(latest.lazy.map { $0! }))), replaced)
-      }
-      return (sources.completeIfOthersDone(index), replaced)
-    case .zip(let completesWhenOthersDone):
+      snapshot = withValue == count ? Snapshot(latest.lazy.map { $0! }) : nil
+    case .zip:
+      replaced = nil
       queues[index].append(value)
       if queues[index].count == 1 { withValue += 1 }
       if withValue == count {
@@ -80,171 +190,94 @@ struct CombineStateMachine<Value> {
           values.append(queues[slot].popFirst()!)
           if !queues[slot].isEmpty { withValue += 1 }
         }
-        return (sources.outbox.send(.next(values)), nil)
+        snapshot = values
+      } else {
+        snapshot = nil
       }
-      return (completesWhenOthersDone ? sources.completeIfOthersDone(index) : nil, nil)
+    }
+    if let snapshot {
+      state = .running(withValue: withValue, done: done)
+      return .drain(outbox.send(.next(snapshot)), releasing: replaced)
+    }
+    if completesWhenOthersDone && done - (subscriptions.isReleased(index) ? 1 : 0) == count - 1 {
+      // Every other source completed, one of them without a value: nothing more can be
+      // combined.
+      state = .ended
+      return .drain(outbox.send(.completed), releasing: replaced)
+    }
+    state = .running(withValue: withValue, done: done)
+    return .drain(nil, releasing: replaced)
+  }
+
+  /// Whether a value that completes no combination ends the sequence once every other source
+  /// completed.
+  private var completesWhenOthersDone: Bool {
+    switch mode {
+    case .latest: true
+    case .zip(let completesWhenOthersDone): completesWhenOthersDone
     }
   }
 
-  /// Source `index` completed: returns its subscription to dispose and an event to deliver.
-  mutating func completed(_ index: Int) -> (dispose: (any Disposable)?, deliver: Event<Snapshot>?) {
-    sources.completed(index)
+  /// A source failed: the combination fails.
+  mutating func failed(_ error: any Error) -> ForwardAction {
+    switch state {
+    case .running:
+      state = .ended
+      return .drain(outbox.send(.error(error)))
+    case .ended:
+      return .drop
+    }
   }
 
-  /// What ``dispose()`` takes out of the state: the queued snapshots, the latest values
-  /// (`combineLatest`) and the buffered ones (`zip`).
-  typealias Released = (
-    pending: RingQueue<Event<Snapshot>>, latest: [Value?], queues: [RingQueue<Value>]
-  )
+  /// Source `index` completed: its subscription is released; when every source completed, the
+  /// combination completes.
+  mutating func completed(_ index: Int) -> CompletedAction {
+    let wasReleased = subscriptions.isReleased(index)
+    let disposable = subscriptions.release(index)
+    switch state {
+    case .running(let withValue, let done):
+      if wasReleased || done >= count {
+        preconditionFailure(
+          "Streams internal error: combining: source \(index) completed in state \(state)")
+      }
+      guard done + 1 == count else {
+        state = .running(withValue: withValue, done: done + 1)
+        break
+      }
+      state = .ended
+      return .complete(completion: outbox.send(.completed), disposing: disposable)
+    case .ended:
+      break
+    }
+    if let disposable { return .dispose(disposable) }
+    return .none
+  }
 
-  /// The subscription ends: returns every subscription to dispose, and the values the state held,
-  /// which the caller releases after unlocking.
-  mutating func dispose() -> (subscriptions: [any Disposable], released: Released) {
-    let (subscriptions, pending) = sources.dispose()
+  /// The result selector threw while a combination was being delivered: the outbox closes, and
+  /// the deliverer delivers the error itself.
+  mutating func selectorFailed() -> SelectorFailedAction {
+    state = .ended
+    return .fail(queued: outbox.fail())
+  }
+
+  /// The next event queued for the delivering thread, if any (``SerialOutbox/next()``).
+  mutating func nextPending() -> Event<Snapshot>? {
+    outbox.next()
+  }
+
+  /// The delivery rank of this subscription's outbox (see ``DeliveryTurns``).
+  var turnRank: Int { outbox.turns.rank }
+
+  /// The subscription ends: every subscription still held, the queued snapshots and the values
+  /// are handed back.
+  mutating func dispose() -> DisposeAction {
+    state = .ended
+    let queued = outbox.dispose()
     var values: [Value?] = []
     swap(&values, &latest)
     var buffers: [RingQueue<Value>] = []
     swap(&buffers, &queues)
-    return (subscriptions, (pending, values, buffers))
-  }
-}
-
-/// Runs one subscription of `combineLatest` or `zip` over any number of sources.
-///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
-/// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
-final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecked Sendable {
-  typealias Payload = ContiguousArray<Value>
-  /// Subscribes one source, sending its events to the given observer.
-  typealias Subscriber = (AnyObserver<Value>) -> any Disposable
-
-  private let downstream: AnyObserver<Result>
-  private let resultSelector: (ContiguousArray<Value>) throws -> Result
-  private let state: Locked<CombineStateMachine<Value>>
-
-  private init(
-    downstream: AnyObserver<Result>, count: Int, mode: CombineMode,
-    resultSelector: @escaping (ContiguousArray<Value>) throws -> Result
-  ) {
-    self.downstream = downstream
-    self.resultSelector = resultSelector
-    self.state = Locked(CombineStateMachine(count: count, mode: mode))
-    Resources.track(self)
-  }
-
-  deinit { Resources.untrack(self) }
-
-  /// An observable that combines the sources `subscribers` subscribe to.
-  static func observable(
-    kind: StaticString, mode: CombineMode, upstreams: [UInt64], subscribers: [Subscriber],
-    file: StaticString, line: UInt,
-    resultSelector: @escaping (ContiguousArray<Value>) throws -> Result
-  ) -> Observable<Result> {
-    Observable(kind: kind, upstreams: upstreams, file: file, line: line) { observer in
-      let sink = CombineSink(
-        downstream: observer, count: subscribers.count, mode: mode,
-        resultSelector: resultSelector)
-      sink.drain(sink.state.withLock { $0.start() })
-      for (index, subscribe) in subscribers.enumerated() {
-        let subscription = subscribe(AnyObserver { event in sink.on(index, event) })
-        sink.state.withLock { $0.subscribed(index, subscription) }?.dispose()
-      }
-      return sink
-    }
-  }
-
-  private func on(_ index: Int, _ event: Event<Value>) {
-    switch event {
-    case .next(let value):
-      let (event, replaced) = state.withLock { $0.next(index, value) }
-      drain(event)
-      withExtendedLifetime(replaced) {}
-    case .error(let error):
-      drain(state.withLock { $0.sources.outbox.send(.error(error)) })
-    case .completed:
-      // The completion (when this was the last source) is delivered before the source that
-      // completed is disposed, as RxSwift's collection forms do.
-      let (disposable, event) = state.withLock { $0.completed(index) }
-      drain(event)
-      disposable?.dispose()
-    }
-  }
-
-  func deliver(_ event: Event<ContiguousArray<Value>>) -> Bool {
-    switch event {
-    case .next(let values):
-      let result: Result
-      do {
-        result = try resultSelector(values)
-      } catch {
-        let dropped = state.withLock { $0.sources.outbox.fail() }
-        downstream.on(.error(error))
-        withExtendedLifetime(dropped) {}
-        return true
-      }
-      downstream.on(.next(result))
-      return false
-    case .error(let error):
-      downstream.on(.error(error))
-      return true
-    case .completed:
-      downstream.on(.completed)
-      return true
-    }
-  }
-
-  func nextPending() -> Event<ContiguousArray<Value>>? {
-    state.withLock { $0.sources.outbox.next() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.sources.outbox.turns.rank }
-  }
-
-  func dispose() {
-    let (subscriptions, released) = state.withLock { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
-  }
-}
-
-/// Erased access to heterogeneous sources (the parameter packs of `combineLatest` and `zip`).
-enum PackSupport {
-  /// A source of any element type, its elements boxed as `Any`.
-  struct Erased {
-    /// Subscribes the source.
-    let subscribe: CombineSink<Any, Never>.Subscriber
-    /// The source's trace id.
-    let traceID: UInt64
-  }
-
-  /// Erases `source`'s element type.
-  static func erase<Source: ObservableType>(_ source: Source) -> Erased {
-    let observable = source.asObservable()
-    return Erased(
-      subscribe: { observer in
-        observable.subscribeAny(AnyObserver { event in observer.on(event.map { $0 as Any }) })
-      }, traceID: observable.traceID)
-  }
-}
-
-/// Reads boxed values back in order with their static types (the combinations of `combineLatest`
-/// and `zip` over parameter packs, and of `Maybe.zip`).
-struct PackReader<Values: RandomAccessCollection<Any>> where Values.Index == Int {
-  private let values: Values
-  private var index: Int
-
-  init(_ values: Values) {
-    self.values = values
-    self.index = values.startIndex
-  }
-
-  /// The next value, which the combining operator stored from a source of element type `type`.
-  mutating func take<Value>(_ type: Value.Type) -> Value {
-    defer { index += 1 }
-    guard let value = values[index] as? Value else {
-      preconditionFailure("Streams internal error: combined value \(index) has the wrong type")
-    }
-    return value
+    return .dispose(
+      subscriptions: subscriptions.releaseAll(), queued: queued, latest: values, buffers: buffers)
   }
 }
