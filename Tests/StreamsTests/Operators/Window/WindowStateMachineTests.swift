@@ -121,7 +121,7 @@ struct WindowStateMachineTests {
 /// disposed.
 private final class CountingScheduler: SchedulerType {
   let base = TestScheduler(initialClock: 0)
-  private let live = Protected(0)
+  private let live = Locked(0)
 
   /// The timers scheduled that neither fired nor were disposed.
   var liveTimers: Int { live.withLock { $0 } }
@@ -138,7 +138,7 @@ private final class CountingScheduler: SchedulerType {
     _ state: StateType, dueTime: RxTimeInterval,
     action: @escaping @Sendable (StateType) -> any Disposable
   ) -> any Disposable {
-    let ended = Protected(false)
+    let ended = Locked(false)
     let live = self.live
     live.withLock { $0 += 1 }
     let end: @Sendable () -> Void = {
