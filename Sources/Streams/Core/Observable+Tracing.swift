@@ -64,12 +64,12 @@ final class TracedNodeDisposable: Cancelable, @unchecked Sendable {
     self.end = end
   }
 
-  /// The subject subscription at the bottom of this node's disposable, when the node hands one
+  /// The releasing subscription at the bottom of this node's disposable, when the node hands one
   /// on (an element-wise stage over a subject, see `stage`), as it would be untraced.
   @usableFromInline
-  var subjectSubscription: SubjectSubscription? {
+  var handedOnSubscription: ReleasingSubscription? {
     guard end.isSubscribed, let disposable else { return nil }
-    return SubjectSubscription.handedOn(disposable)
+    return ReleasingSubscription.handedOn(disposable)
   }
 
   @usableFromInline
@@ -147,17 +147,5 @@ final class TracedNodeEnd: Sendable {
   private func reportEnd() {
     guard state.fetchOrWord(Self.reportedBit) & Self.reportedBit == 0 else { return }
     recorder.disposed()
-  }
-}
-
-extension SubjectSubscription {
-  /// The subject subscription `disposable` is, or, traced, the one its node hands on.
-  @inlinable
-  static func handedOn(_ disposable: any Disposable) -> SubjectSubscription? {
-    if let subscription = disposable as? SubjectSubscription { return subscription }
-    // Not guarded by `Tracing.isInstalled`: a tracer removed since `disposable` was made leaves
-    // it traced.
-    guard let traced = disposable as? TracedNodeDisposable else { return nil }
-    return traced.subjectSubscription
   }
 }

@@ -19,9 +19,9 @@ enum StageOutput<Output> {
 /// in its own stored properties: each subscription's sink holds its own copy of the step.
 ///
 /// A stage is a type rather than a closure so that ``StageSink`` specializes over it: the call to
-/// `apply` is direct and inlined, and only the user's closure is called indirectly. Terminal
-/// events and disposal pass through unchanged; an operator that changes them (`elementAt`,
-/// `takeLast`, `reduce`) is not a stage.
+/// `apply` is direct and inlined, and only the user's closure is called indirectly. The source's
+/// terminal events and disposal pass through unchanged (a step may only complete early); an
+/// operator that changes them (`element(at:)`, `takeLast`, `reduce`) is not a stage.
 @usableFromInline
 protocol StageStep {
   associatedtype Input
@@ -77,7 +77,10 @@ struct CompactMapStep<Input, Output>: StageStep {
 ///
 /// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
 /// `upstreamSlot` is handed over through it, `downstream` is immutable, and `step` is only used
-/// by `on(_:)`, which the event grammar serializes.
+/// by `on(_:)`, which the event grammar serializes. A step's user closure that makes the source
+/// send into this stage again, re-entrantly (a `create` source whose observer the subscriber
+/// calls), breaks that grammar: the inner `apply` then overlaps the outer one's access to `step`.
+/// Subjects queue such an event until the current one returns; a `create` source does not.
 @usableFromInline
 final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
@@ -85,10 +88,10 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   @usableFromInline let downstream: AnyObserver<Step.Output>
   @exclusivity(unchecked) @usableFromInline var step: Step
   @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
-  /// The subject subscription this stage handed on as its own disposable (see `stage`), written
-  /// before the upstream is published: the caller disposes that, not this sink, so it is what a
-  /// step that disposes the subscription has disposed.
-  @exclusivity(unchecked) @usableFromInline var handedOn: SubjectSubscription?
+  /// The releasing subscription (a subject's, say) this stage handed on as its own disposable
+  /// (see `stage`), written before the upstream is published: the caller disposes that, not this
+  /// sink, so it is what a step or a downstream that disposes the subscription has disposed.
+  @exclusivity(unchecked) @usableFromInline var handedOn: ReleasingSubscription?
 
   @inlinable
   init(_ downstream: AnyObserver<Step.Output>, step: Step) {
@@ -132,10 +135,15 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
       case .skip:
         return
       case .emitThenComplete(let output):
-        guard SinkLifecycle.isActive(flagsAddress), !handedOnIsDisposed else { return }
+        // Stopped before the element goes out, so that an element the downstream makes the
+        // source send meanwhile finds the stage stopped (`take(1)` forwards one element).
+        guard !handedOnIsDisposed, SinkLifecycle.stop(flagsAddress) else { return }
         downstream.on(.next(output))
-        // A downstream that disposed the subscription during the element stopped the stage.
-        finish(.completed)
+        // Not if the downstream disposed the subscription during the element.
+        if !SinkLifecycle.isDisposed(flagsAddress), !handedOnIsDisposed {
+          downstream.on(.completed)
+        }
+        dispose()
       case .complete:
         finish(.completed)
       }
@@ -144,7 +152,8 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
     }
   }
 
-  /// Whether the subscription this stage handed on was disposed (by the step, say). Read only
+  /// Whether the subscription this stage handed on was disposed (by the step or the downstream).
+  /// Read only
   /// once the upstream is published, after which `handedOn` no longer changes.
   @inlinable
   var handedOnIsDisposed: Bool {
@@ -154,8 +163,8 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
     return !handedOn.isActive
   }
 
-  /// Stops the stage with `event`, unless it stopped already or the subscription it handed on
-  /// was disposed (by the step, or by the downstream during `emitThenComplete`'s element).
+  /// Stops the stage with `event`, unless it stopped already; `event` is not forwarded when the
+  /// subscription the stage handed on was disposed (by the step).
   @inlinable
   func finish(_ event: Event<Step.Output>) {
     guard SinkLifecycle.stop(flagsAddress) else { return }
@@ -199,7 +208,7 @@ extension ObservableType {
       // The upstream's disposable lets go of this sink when the subscription ends, and this
       // sink has nothing of its own to do on disposal: hand that disposable on, so that the
       // caller's disposable never holds this sink (and, through it, the downstream).
-      sink.handedOn = SubjectSubscription.handedOn(upstream)
+      sink.handedOn = ReleasingSubscription.handedOn(upstream)
       sink.setUpstream(copy upstream)
       return upstream
     }

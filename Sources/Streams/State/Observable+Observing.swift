@@ -34,9 +34,12 @@ extension Observable where Element: Sendable {
 
 /// One subscription of ``Observable/observing(file:line:_:)``.
 ///
-/// `Sendable`: the observer and the closure are held in the lock's state and called outside it.
+/// `@unchecked Sendable`: the observer and the closure are held in the lock's state and called
+/// outside it; the inherited flag is atomic.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-final class ObservingSubscription<Element: Sendable>: Cancelable, Sendable {
+final class ObservingSubscription<Element: Sendable>: ReleasingSubscription, Cancelable,
+  @unchecked Sendable
+{
   private struct Active {
     let observer: AnyObserver<Element>
     let read: @MainActor @Sendable () -> Element
@@ -46,6 +49,7 @@ final class ObservingSubscription<Element: Sendable>: Cancelable, Sendable {
 
   init(_ observer: AnyObserver<Element>, _ read: @escaping @MainActor @Sendable () -> Element) {
     active = Locked(Active(observer: observer, read: read))
+    super.init()
   }
 
   var isDisposed: Bool { active.withLock { $0 == nil } }
@@ -64,6 +68,7 @@ final class ObservingSubscription<Element: Sendable>: Cancelable, Sendable {
   }
 
   func dispose() {
+    markDisposed()
     let ended = active.withLock { active in
       defer { active = nil }
       return active

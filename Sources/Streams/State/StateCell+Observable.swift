@@ -52,8 +52,11 @@ extension StateCell where Value: Sendable {
 /// subscription whose disposable is dropped keeps going. Disposal, completion and the cell's end
 /// let go of the observer.
 ///
-/// `Sendable`: the phase is guarded by its lock; the observer is called outside it.
-final class StateCellSubscription<Value: Sendable>: Cancelable, Sendable {
+/// `@unchecked Sendable`: the phase is guarded by its lock; the observer is called outside it; the
+/// inherited flag is atomic.
+final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cancelable,
+  @unchecked Sendable
+{
   private enum Phase {
     case waiting(AnyObserver<Value>)
     /// Registered, sending the current value; values stored meanwhile wait in `pending`.
@@ -66,6 +69,7 @@ final class StateCellSubscription<Value: Sendable>: Cancelable, Sendable {
 
   init(_ observer: AnyObserver<Value>) {
     phase = Locked(.waiting(observer))
+    super.init()
   }
 
   var isDisposed: Bool {
@@ -136,6 +140,7 @@ final class StateCellSubscription<Value: Sendable>: Cancelable, Sendable {
   }
 
   func dispose() {
+    markDisposed()
     // The phase leaves the lock whole: the observer and any pending values are released after.
     let ended = phase.withLock { phase in
       defer { phase = .ended }

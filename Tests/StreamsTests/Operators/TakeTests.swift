@@ -77,6 +77,25 @@ struct TakeTests {
     }
   }
 
+  /// A `create` source does not queue an element sent from inside its observer: take(1) must
+  /// still forward one element and complete once.
+  @Test("an element sent re-entrantly by a create source after the last one is dropped")
+  func reentrantCreate() {
+    let sent = Locked<AnyObserver<Int>?>(nil)
+    let source = Observable<Int>.create { observer in
+      sent.withLock { $0 = observer }
+      return Disposables.create()
+    }
+    var events: [String] = []
+    _ = source.take(1).subscribe(
+      onNext: { value in
+        events.append("next(\(value))")
+        if value == 1 { sent.withLock { $0 }?.onNext(2) }
+      }, onCompleted: { events.append("completed") })
+    sent.withLock { $0 }?.onNext(1)
+    #expect(events == ["next(1)", "completed"])
+  }
+
   /// Over a subject the stage hands the subject's subscription on as the caller's disposable:
   /// disposing that during the last element must still stop the completion.
   @Test(

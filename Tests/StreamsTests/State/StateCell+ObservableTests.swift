@@ -38,6 +38,34 @@ extension MainThreadDeliveryTests {
       subscription.dispose()
     }
 
+    /// A stage over a cell hands the cell's subscription on as the caller's disposable, as over
+    /// a subject: disposing it from inside the subscriber stops the stage there.
+    @Test("take and scan over a cell stop when the subscriber disposes the subscription")
+    @MainActor
+    func stageStopsOnDisposal() async {
+      await drainMainQueue()
+      let cell = StateCell(1)
+      let box = DisposableBox()
+      var events: [String] = []
+      box.disposables.append(
+        cell.asObservable().take(2).subscribe(
+          onNext: { value in
+            events.append("next(\(value))")
+            if value == 2 { MainActor.assumeIsolated { box.disposables[0].dispose() } }
+          }, onCompleted: { events.append("completed") }))
+      cell.value = 2
+      #expect(events == ["next(1)", "next(2)"], "no completion after the disposal")
+
+      var sums: [Int] = []
+      box.disposables.append(
+        cell.asObservable().scan(0) { sum, value in
+          if value == 3 { MainActor.assumeIsolated { box.disposables[1].dispose() } }
+          return sum + value
+        }.subscribe(onNext: { sums.append($0) }))
+      cell.value = 3
+      #expect(sums == [2], "the step disposed the subscription: its element is not forwarded")
+    }
+
     @Test("asInfallible and asDriver send the current value, then each stored value")
     @MainActor
     func infallibleAndDriver() async {
