@@ -67,9 +67,9 @@ final class TracedNodeDisposable: Cancelable, @unchecked Sendable {
   /// The releasing subscription at the bottom of this node's disposable, when the node hands one
   /// on (an element-wise stage over a subject, see `stage`), as it would be untraced.
   @usableFromInline
-  var handedOnSubscription: ReleasingSubscription? {
+  var handedOnSubscription: AnyObject? {
     guard end.isSubscribed, let disposable else { return nil }
-    return ReleasingSubscription.handedOn(disposable)
+    return ReleasingSubscriptions.handedOn(disposable)
   }
 
   @usableFromInline

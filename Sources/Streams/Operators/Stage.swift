@@ -91,7 +91,7 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   /// The releasing subscription (a subject's, say) this stage handed on as its own disposable
   /// (see `stage`), written before the upstream is published: the caller disposes that, not this
   /// sink, so it is what a step or a downstream that disposes the subscription has disposed.
-  @exclusivity(unchecked) @usableFromInline var handedOn: ReleasingSubscription?
+  @exclusivity(unchecked) @usableFromInline var handedOn: AnyObject?
 
   @inlinable
   init(_ downstream: AnyObserver<Step.Output>, step: Step) {
@@ -160,7 +160,7 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
     guard streams_atomic_load(flagsAddress) & SinkLifecycle.upstreamSetBit != 0,
       let handedOn
     else { return false }
-    return !handedOn.isActive
+    return !ReleasingSubscriptions.isActive(handedOn)
   }
 
   /// Stops the stage with `event`, unless it stopped already; `event` is not forwarded when the
@@ -208,7 +208,7 @@ extension ObservableType {
       // The upstream's disposable lets go of this sink when the subscription ends, and this
       // sink has nothing of its own to do on disposal: hand that disposable on, so that the
       // caller's disposable never holds this sink (and, through it, the downstream).
-      sink.handedOn = ReleasingSubscription.handedOn(upstream)
+      sink.handedOn = ReleasingSubscriptions.handedOn(upstream)
       sink.setUpstream(copy upstream)
       return upstream
     }

@@ -35,11 +35,15 @@ extension Observable where Element: Sendable {
 /// One subscription of ``Observable/observing(file:line:_:)``.
 ///
 /// `@unchecked Sendable`: the observer and the closure are held in the lock's state and called
-/// outside it; the inherited flag is atomic.
+/// outside it; `flag` is only accessed atomically.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class ObservingSubscription<Element: Sendable>: ReleasingSubscription, Cancelable,
   @unchecked Sendable
 {
+  /// 0 until disposed, then 1. Must stay the first stored property (see
+  /// ``ReleasingSubscription``).
+  private var flag = 0
+
   private struct Active {
     let observer: AnyObserver<Element>
     let read: @MainActor @Sendable () -> Element
@@ -49,7 +53,6 @@ final class ObservingSubscription<Element: Sendable>: ReleasingSubscription, Can
 
   init(_ observer: AnyObserver<Element>, _ read: @escaping @MainActor @Sendable () -> Element) {
     active = Locked(Active(observer: observer, read: read))
-    super.init()
   }
 
   var isDisposed: Bool { active.withLock { $0 == nil } }
@@ -68,7 +71,7 @@ final class ObservingSubscription<Element: Sendable>: ReleasingSubscription, Can
   }
 
   func dispose() {
-    markDisposed()
+    ReleasingSubscriptions.markDisposed(self)
     let ended = active.withLock { active in
       defer { active = nil }
       return active

@@ -52,8 +52,8 @@ extension StateCell where Value: Sendable {
 /// subscription whose disposable is dropped keeps going. Disposal, completion and the cell's end
 /// let go of the observer.
 ///
-/// `@unchecked Sendable`: the phase is guarded by its lock; the observer is called outside it; the
-/// inherited flag is atomic.
+/// `@unchecked Sendable`: the phase is guarded by its lock; the observer is called outside it;
+/// `flag` is only accessed atomically.
 final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cancelable,
   @unchecked Sendable
 {
@@ -65,11 +65,13 @@ final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cance
     case ended
   }
 
+  /// 0 until disposed, then 1. Must stay the first stored property (see
+  /// ``ReleasingSubscription``).
+  private var flag = 0
   private let phase: Locked<Phase>
 
   init(_ observer: AnyObserver<Value>) {
     phase = Locked(.waiting(observer))
-    super.init()
   }
 
   var isDisposed: Bool {
@@ -140,7 +142,7 @@ final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cance
   }
 
   func dispose() {
-    markDisposed()
+    ReleasingSubscriptions.markDisposed(self)
     // The phase leaves the lock whole: the observer and any pending values are released after.
     let ended = phase.withLock { phase in
       defer { phase = .ended }

@@ -15,11 +15,14 @@ import StreamsShims
 /// from an earlier observer of the same event (a delivery already running on another thread may
 /// still finish, as in RxSwift). Disposing twice is harmless: the second finds it disposed.
 ///
-/// `@unchecked Sendable`: the inherited `flag` is only accessed atomically after `init` (written
-/// under the core's lock); `index` is read and written only by the thread holding the core's delivery
+/// `@unchecked Sendable`: `flag` is only accessed atomically after `init` (written under the
+/// core's lock); `index` is read and written only by the thread holding the core's delivery
 /// claim; `owner` and `remove` are immutable.
 @usableFromInline
-final class SubjectSubscription: ReleasingSubscription, Disposable, @unchecked Sendable {
+final class SubjectSubscription: ReleasingSubscription, @unchecked Sendable {
+  /// 0 until disposed, then 1. Must stay the first stored property (see
+  /// ``ReleasingSubscription``).
+  @usableFromInline var flag: Int
   /// The slot of its observer in the core's table, or -1 when not in it.
   @exclusivity(unchecked) @usableFromInline var index: Int
   /// The subject's core (see above for the cycle and who breaks it).
@@ -30,11 +33,24 @@ final class SubjectSubscription: ReleasingSubscription, Disposable, @unchecked S
 
   @inlinable
   init(owner: AnyObject, remove: @escaping @Sendable (AnyObject, SubjectSubscription) -> Void) {
+    self.flag = 0
     self.index = -1
     self.owner = owner
     self.remove = remove
-    super.init()
   }
+
+  @inlinable
+  var flagAddress: UnsafeMutablePointer<Int> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
+  }
+
+  /// `true` until disposed.
+  @inlinable
+  var isActive: Bool { streams_atomic_load(flagAddress) == 0 }
+
+  /// Called by the core under its lock (see `unsubscribe`).
+  @inlinable
+  func markDisposed() { streams_atomic_store(flagAddress, 1) }
 
   /// Removes the observer. A second call does nothing.
   @inlinable
