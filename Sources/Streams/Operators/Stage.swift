@@ -153,8 +153,7 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   }
 
   /// Whether the subscription this stage handed on was disposed (by the step or the downstream).
-  /// Read only
-  /// once the upstream is published, after which `handedOn` no longer changes.
+  /// Read only once the upstream is published, after which `handedOn` no longer changes.
   @inlinable
   var handedOnIsDisposed: Bool {
     guard streams_atomic_load(flagsAddress) & SinkLifecycle.upstreamSetBit != 0,

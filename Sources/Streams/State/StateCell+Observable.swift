@@ -60,7 +60,7 @@ final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cance
   private enum Phase {
     case waiting(AnyObserver<Value>)
     /// Registered, sending the current value; values stored meanwhile wait in `pending`.
-    case starting(AnyObserver<Value>, StateObservation, pending: [Value])
+    case starting(AnyObserver<Value>, StateObservation, pending: RingQueue<Value>)
     case observing(AnyObserver<Value>, StateObservation)
     case ended
   }
@@ -86,7 +86,7 @@ final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cance
       onEnd: { self.complete() })
     let observer: AnyObserver<Value>? = phase.withLock { phase in
       guard case .waiting(let observer) = phase else { return nil }
-      phase = .starting(observer, observation, pending: [])
+      phase = .starting(observer, observation, pending: RingQueue())
       return observer
     }
     guard let observer else {
@@ -98,11 +98,11 @@ final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cance
       observer.on(.next(next))
       let more: Value? = phase.withLock { phase in
         guard case .starting(let observer, let observation, var pending) = phase else { return nil }
-        if pending.isEmpty {
+        phase = .ended  // `pending` is now the queue's only reference: no copy below
+        guard let first = pending.popFirst() else {
           phase = .observing(observer, observation)
           return nil
         }
-        let first = pending.removeFirst()
         phase = .starting(observer, observation, pending: pending)
         return first
       }
@@ -117,6 +117,7 @@ final class StateCellSubscription<Value: Sendable>: ReleasingSubscription, Cance
       switch phase {
       case .observing(let observer, _): return observer
       case .starting(let observer, let observation, var pending):
+        phase = .ended  // `pending` is now the queue's only reference: no copy below
         pending.append(value)
         phase = .starting(observer, observation, pending: pending)
         return nil
