@@ -260,3 +260,36 @@ extension Locked where State: OutboxState {
     }
   }
 }
+
+extension SerialOutboxOwner {
+  /// ``deliver(_:)`` for a sink whose elements go through a result selector (combineLatest, zip,
+  /// withLatestFrom): forwards what `selector` returns; when it throws, `selectorFailed` closes
+  /// the outbox under the lock and returns what was still queued, which is released after the
+  /// error has been delivered. Returns whether the sequence ended.
+  @inlinable
+  func deliverSelecting<Result, Released>(
+    _ event: Event<Payload>, to downstream: AnyObserver<Result>,
+    _ selector: (Payload) throws -> Result, selectorFailed: () -> Released
+  ) -> Bool {
+    switch event {
+    case .next(let payload):
+      let result: Result
+      do {
+        result = try selector(payload)
+      } catch {
+        let released = selectorFailed()
+        downstream.on(.error(error))
+        withExtendedLifetime(released) {}
+        return true
+      }
+      downstream.on(.next(result))
+      return false
+    case .error(let error):
+      downstream.on(.error(error))
+      return true
+    case .completed:
+      downstream.on(.completed)
+      return true
+    }
+  }
+}

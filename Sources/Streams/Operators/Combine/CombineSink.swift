@@ -86,27 +86,8 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
   }
 
   func deliver(_ event: Event<ContiguousArray<Value>>) -> Bool {
-    switch event {
-    case .next(let values):
-      let result: Result
-      do {
-        result = try resultSelector(values)
-      } catch {
-        switch state.withLock({ $0.selectorFailed() }) {
-        case .fail(let queued):
-          downstream.on(.error(error))
-          withExtendedLifetime(queued) {}
-        }
-        return true
-      }
-      downstream.on(.next(result))
-      return false
-    case .error(let error):
-      downstream.on(.error(error))
-      return true
-    case .completed:
-      downstream.on(.completed)
-      return true
+    deliverSelecting(event, to: downstream, resultSelector) {
+      state.withLock { $0.selectorFailed() }
     }
   }
 

@@ -71,27 +71,8 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
 
   @inlinable
   func deliver(_ event: Event<Snapshot>) -> Bool {
-    switch event {
-    case .next(let snapshot):
-      let result: Result
-      do {
-        result = try resultSelector(snapshot)
-      } catch {
-        switch state.withLock({ $0.selectorFailed() }) {
-        case .fail(let queued):
-          downstream.on(.error(error))
-          withExtendedLifetime(queued) {}
-        }
-        return true
-      }
-      downstream.on(.next(result))
-      return false
-    case .error(let error):
-      downstream.on(.error(error))
-      return true
-    case .completed:
-      downstream.on(.completed)
-      return true
+    deliverSelecting(event, to: downstream, resultSelector) {
+      state.withLock { $0.selectorFailed() }
     }
   }
 

@@ -58,26 +58,9 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
   }
 
   func deliver(_ event: Event<(First, Second)>) -> Bool {
-    switch event {
-    case .next(let (element, latest)):
-      let result: Result
-      do {
-        result = try resultSelector(element, latest)
-      } catch {
-        let dropped = state.withLock { $0.selectorFailed() }
-        downstream.on(.error(error))
-        withExtendedLifetime(dropped) {}
-        return true
-      }
-      downstream.on(.next(result))
-      return false
-    case .error(let error):
-      downstream.on(.error(error))
-      return true
-    case .completed:
-      downstream.on(.completed)
-      return true
-    }
+    deliverSelecting(
+      event, to: downstream, { try resultSelector($0.0, $0.1) },
+      selectorFailed: { state.withLock { $0.selectorFailed() } })
   }
 
   func nextPending() -> Event<(First, Second)>? {
