@@ -1,7 +1,7 @@
 import Streams
 
-/// Counts the Streams objects (subscriptions, sinks, subjects, disposables) a block of code leaves
-/// alive, from the core's live-object counter ``/Streams/Resources/total``.
+/// Counts the Streams objects (subscriptions, sinks, subjects, disposables) that a block of code
+/// makes and leaves alive, with a ``/Streams/Resources/Scope`` of its own.
 ///
 /// ```swift
 /// let (_, leaked) = LeakCheck.measure {
@@ -14,32 +14,36 @@ import Streams
 /// // Prints "1" then "0"
 /// ```
 ///
-/// `Resources.total` is process-wide: objects created or released by code running at the same
-/// time (other tests, work still queued on real schedulers) change it too. Run leak checks where
-/// nothing else runs: a `@Suite(.serialized)` whose tests are the only ones running
-/// (`swift test --no-parallel`, or `--filter` on that suite), or an `XCTestCase`, which XCTest runs
-/// one test at a time. The Swift Testing and XCTest front ends are
+/// Only the block's own objects count, so leak checks run beside other tests (`swift test` runs
+/// tests in parallel). The objects count that the block makes on its own thread or task and in
+/// the tasks it creates; a thread it starts itself counts only where it binds
+/// ``/Streams/Resources/Scope/current``, and objects that a scheduler's queue makes do not count.
+/// Work still queued on real schedulers releases its objects later: finish or dispose it inside
+/// the block. The Swift Testing and XCTest front ends are
 /// ``expectNoLeaks(_:sourceLocation:_:)-26ins`` and `XCTAssertNoLeaks(_:file:line:_:)`.
 public enum LeakCheck {
-  /// Runs `body` and returns its result with the change of ``/Streams/Resources/total``: positive
-  /// when objects were left alive, 0 when everything `body` created was released.
+  /// Runs `body` and returns its result with the number of Streams objects it made that are
+  /// still alive: 0 when everything `body` made was released.
   ///
   /// Rethrows what `body` throws (then nothing is measured).
   public static func measure<Result>(_ body: () throws -> Result) rethrows -> (
     result: Result, leaked: Int
   ) {
     requireCounting()
-    return try measure(counter: { Resources.total }, body)
+    let scope = Resources.Scope()
+    let result = try scope.run(body)
+    return (result, scope.live)
   }
 
-  /// The `async` form of ``measure(_:)``, for ``expectNoLeaks(_:sourceLocation:_:)``.
-  static func measureAsync<Result>(_ body: () async throws -> Result) async rethrows -> (
-    result: Result, leaked: Int
-  ) {
+  /// The `async` form of ``measure(_:)``, for ``expectNoLeaks(_:sourceLocation:_:)``: the tasks
+  /// `body` creates count too.
+  static func measureAsync<Result>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+  ) async rethrows -> (result: Result, leaked: Int) {
     requireCounting()
-    let before = Resources.total
-    let result = try await body()
-    return (result, Resources.total - before)
+    let scope = Resources.Scope()
+    let result = try await scope.run(body)
+    return (result, scope.live)
   }
 
   /// Stops the program when this build of Streams does not count live objects, rather than let a
@@ -47,29 +51,16 @@ public enum LeakCheck {
   static func requireCounting() {
     if !Resources.isCounting {
       fatalError(
-        "LeakCheck: this build of Streams does not count live objects (Resources.total counts in"
+        "LeakCheck: this build of Streams does not count live objects (Resources counts in"
           + " debug builds only); run leak checks in a debug build")
     }
   }
 
-  /// ``measure(_:)`` over any counter; tests use a counter of their own.
-  static func measure<Result>(counter: () -> Int, _ body: () throws -> Result) rethrows -> (
-    result: Result, leaked: Int
-  ) {
-    let before = counter()
-    let result = try body()
-    return (result, counter() - before)
-  }
-
   /// The failure message for `leaked` objects, or `nil` when nothing leaked.
   static func message(leaked: Int, comment: String?) -> String? {
-    guard leaked != 0 else { return nil }
-    let what =
-      leaked > 0
-      ? "\(leaked) Streams object\(leaked == 1 ? " was" : "s were") left alive"
-      : "\(-leaked) more Streams object\(leaked == -1 ? " was" : "s were") released than created"
+    guard leaked > 0 else { return nil }
     let prefix = comment.map { "\($0): " } ?? ""
-    return prefix + what
-      + " (Resources.total is process-wide: run leak checks in a serialized suite, alone)"
+    return prefix + "\(leaked) Streams object\(leaked == 1 ? " was" : "s were") left alive"
+      + " (made in the block and not released by its end)"
   }
 }

@@ -55,11 +55,11 @@
     return false
   }
 
-  /// Runs `body` and records an issue when it leaves Streams objects alive (see ``LeakCheck``:
-  /// run it in a serialized suite, alone).
+  /// Runs `body` and records an issue when it leaves Streams objects alive that it made (see
+  /// ``LeakCheck``).
   ///
   /// ```swift
-  /// @Suite(.serialized) struct LeakTests {
+  /// struct LeakTests {
   ///   @Test func disposesEverything() {
   ///     expectNoLeaks {
   ///       let bag = DisposeBag()
@@ -75,34 +75,27 @@
     _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> Result
   ) rethrows -> Result {
-    LeakCheck.requireCounting()
-    return try expectNoLeaks(
-      counter: { Resources.total }, comment, sourceLocation: sourceLocation, body)
+    let (result, leaked) = try LeakCheck.measure(body)
+    record(leaked: leaked, comment, sourceLocation)
+    return result
   }
 
-  /// The `async` form of ``expectNoLeaks(_:sourceLocation:_:)``.
+  /// The `async` form of ``expectNoLeaks(_:sourceLocation:_:)``: the tasks `body` creates count
+  /// too.
   @discardableResult
   public func expectNoLeaks<Result>(
     _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () async throws -> Result
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
   ) async rethrows -> Result {
     let (result, leaked) = try await LeakCheck.measureAsync(body)
-    if let message = LeakCheck.message(leaked: leaked, comment: comment?.rawValue) {
-      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-    }
+    record(leaked: leaked, comment, sourceLocation)
     return result
   }
 
-  /// ``expectNoLeaks(_:sourceLocation:_:)`` over any counter; tests use a counter of their own.
-  func expectNoLeaks<Result>(
-    counter: () -> Int, _ comment: Comment?, sourceLocation: SourceLocation,
-    _ body: () throws -> Result
-  ) rethrows -> Result {
-    let (result, leaked) = try LeakCheck.measure(counter: counter, body)
+  private func record(leaked: Int, _ comment: Comment?, _ sourceLocation: SourceLocation) {
     if let message = LeakCheck.message(leaked: leaked, comment: comment?.rawValue) {
       Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
-    return result
   }
 
   private func joined(_ comment: Comment?, _ text: String) -> Comment {

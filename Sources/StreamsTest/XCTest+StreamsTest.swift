@@ -118,8 +118,8 @@
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
-  /// Runs `body` and fails the test when it leaves Streams objects alive (see ``LeakCheck``;
-  /// XCTest runs one test at a time, which the process-wide counter needs).
+  /// Runs `body` and fails the test when it leaves Streams objects alive that it made (see
+  /// ``LeakCheck``).
   ///
   /// ```swift
   /// XCTAssertNoLeaks {

@@ -138,21 +138,25 @@ struct TopViewModelTests {
   func bindingsEndWithTheState() async {
     await RenderProbe<Void>.nextTurn()
     let refresh = PublishSubject<Void>()
-    let before = Resources.total
+    // Counts the objects this test makes, not those of the tests running beside it.
+    let scope = Resources.Scope()
     let scheduler = TestScheduler(initialClock: 0)
-    var state: UIState? = UIState()
+    var (state, viewModel): (UIState?, TopViewModel?) = scope.run {
+      let state = UIState()
+      let viewModel = TopViewModel(
+        refresh: refresh, api: TopAPI(scheduler: scheduler), state: state, deltaView: DeltaView())
+      return (state, viewModel)
+    }
     weak let weakHeadline = state?.headline
-    var viewModel: TopViewModel? = TopViewModel(
-      refresh: refresh, api: TopAPI(scheduler: scheduler), state: state!, deltaView: DeltaView())
-    let withBindings = Resources.total
-    #expect(withBindings > before)
+    let withBindings = scope.live
+    #expect(withBindings > 0)
 
     state = nil
     await RenderProbe<Void>.nextTurn()
     #expect(weakHeadline == nil)
     // Three bindings (A, B and the loading flag) ended; block D's subscription, in the view
     // model's bag, remains.
-    #expect(Resources.total < withBindings)
+    #expect(scope.live < withBindings)
     #expect(refresh.hasObservers)
 
     viewModel?.bag = DisposeBag()
@@ -160,6 +164,6 @@ struct TopViewModelTests {
     // What remains is the view model's own relay (its "add to cart" button).
     viewModel = nil
     await RenderProbe<Void>.nextTurn()
-    #expect(Resources.total == before)
+    #expect(scope.live == 0)
   }
 }

@@ -9,16 +9,16 @@ struct PlayerFixture {
 
   init() {
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let queue = PlaybackQueue()
-    let player = NowPlaying(queue: queue)
-    let scrobbler = Scrobbler(player: player, queue: queue)
-    var panel: LyricsPanel? = LyricsPanel(player: player)
-    panel = nil  // closed; its subscription stays in the player's bag
-    queue.upNext.accept(["jingle", "song"])
-    graph = recorder.graph
-    withExtendedLifetime((scrobbler, panel)) {}
+    graph = Tracing.withTracer(recorder) {
+      let queue = PlaybackQueue()
+      let player = NowPlaying(queue: queue)
+      let scrobbler = Scrobbler(player: player, queue: queue)
+      var panel: LyricsPanel? = LyricsPanel(player: player)
+      panel = nil  // closed; its subscription stays in the player's bag
+      queue.upNext.accept(["jingle", "song"])
+      defer { withExtendedLifetime((scrobbler, panel)) {} }
+      return recorder.graph
+    }
   }
 }
 

@@ -155,13 +155,13 @@ struct SourceNamesTests {
   func givenNameWins() throws {
     let checkout = Checkout()
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    checkout.placed.subscribe(onNext: { _ in }).disposed(by: checkout.bag)
-    recorder.name(checkout.placed, "Orders.placed")
-    let graph = recorder.graph
-    #expect(graph.nodes(matching: "Orders.placed").count == 1)
-    #expect(graph.nodes(matching: "Checkout.placed").isEmpty)
+    Tracing.withTracer(recorder) {
+      checkout.placed.subscribe(onNext: { _ in }).disposed(by: checkout.bag)
+      recorder.name(checkout.placed, "Orders.placed")
+      let graph = recorder.graph
+      #expect(graph.nodes(matching: "Orders.placed").count == 1)
+      #expect(graph.nodes(matching: "Checkout.placed").isEmpty)
+    }
   }
 
   // MARK: Dumps made elsewhere

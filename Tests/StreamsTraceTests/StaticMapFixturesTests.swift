@@ -10,19 +10,17 @@ struct SignupFixture {
 
   init() {
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let session = SessionStore()
-    let viewModel = SignupViewModel(session: session)
-    let screen = SignupScreen(viewModel: viewModel)
-    let badge = ProfileBadge(session: session, screen: screen)
-    screen.email.onNext("Ada@example.com")
-    screen.password.onNext("correct horse")
-    screen.submitTaps.accept(())
-    graph = recorder.graph
-    self.screen = screen
-    self.badge = badge
-    withExtendedLifetime(viewModel) {}
+    (graph, screen, badge) = Tracing.withTracer(recorder) {
+      let session = SessionStore()
+      let viewModel = SignupViewModel(session: session)
+      let screen = SignupScreen(viewModel: viewModel)
+      let badge = ProfileBadge(session: session, screen: screen)
+      screen.email.onNext("Ada@example.com")
+      screen.password.onNext("correct horse")
+      screen.submitTaps.accept(())
+      defer { withExtendedLifetime(viewModel) {} }
+      return (recorder.graph, screen, badge)
+    }
   }
 }
 

@@ -12,22 +12,22 @@ struct TraceRecorderFileTests {
   @Test("dump(to:) writes what graph.dump() gives; a path that cannot be written throws")
   func dumpToFile() throws {
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let subject = PublishSubject<Int>()
-    let subscription = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
-    subject.onNext(1)
-    let path = Self.temporaryPath("dump")
-    defer { unlink(path) }
-    try recorder.dump(to: path)
-    let text = try TraceFile.read(path)
-    #expect(try TraceGraph(dump: text) == recorder.graph)
-    subscription.dispose()
-    #expect(throws: TraceFile.Error.self) {
-      try recorder.dump(to: "/nonexistent-folder/trace.json")
-    }
-    #expect(throws: TraceFile.Error("No such file or directory")) {
-      _ = try TraceFile.read("/nonexistent-folder/trace.json")
+    try Tracing.withTracer(recorder) {
+      let subject = PublishSubject<Int>()
+      let subscription = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
+      subject.onNext(1)
+      let path = Self.temporaryPath("dump")
+      defer { unlink(path) }
+      try recorder.dump(to: path)
+      let text = try TraceFile.read(path)
+      #expect(try TraceGraph(dump: text) == recorder.graph)
+      subscription.dispose()
+      #expect(throws: TraceFile.Error.self) {
+        try recorder.dump(to: "/nonexistent-folder/trace.json")
+      }
+      #expect(throws: TraceFile.Error("No such file or directory")) {
+        _ = try TraceFile.read("/nonexistent-folder/trace.json")
+      }
     }
   }
 
@@ -67,13 +67,14 @@ struct TraceRecorderFileTests {
   @Test("a subscription made under one recorder keeps reporting to it while another records")
   func twoRecorders() throws {
     let first = TraceRecorder()
-    Tracing.install(first)
-    let subject = PublishSubject<Int>()
-    let subscription = subject.map { $0 * 2 }.subscribe(onNext: { _ in })
-    let second = TraceRecorder.record {
-      for index in 0..<3_000 { subject.onNext(index) }
+    let (subject, subscription, second) = Tracing.withTracer(first) {
+      let subject = PublishSubject<Int>()
+      let subscription = subject.map { $0 * 2 }.subscribe(onNext: { _ in })
+      let second = TraceRecorder.record {
+        for index in 0..<3_000 { subject.onNext(index) }
+      }
+      return (subject, subscription, second)
     }
-    Tracing.install(nil)
     subscription.dispose()
     let map = try #require(first.graph.nodes.first { $0.kind == "map" })
     #expect(map.eventCount == 3_000)

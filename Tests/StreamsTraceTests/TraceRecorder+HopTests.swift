@@ -104,94 +104,98 @@ struct TraceRecorderHopTests {
   @Test("a bridge's Task carries the cause of the delivery that started it")
   func taskHop() async throws {
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let input = PublishSubject<Int>()
-    let output = PublishSubject<Int>()
-    let done = AsyncStream<Void>.makeStream()
-    let subscription =
-      input
-      .flatMapLatest { value in Single<Int>.task { value * 10 }.asObservable() }
-      .subscribe(onNext: {
-        output.onNext($0)
-        done.continuation.yield()
-      })
-    input.onNext(4)
-    var signals = done.stream.makeAsyncIterator()
-    _ = await signals.next()
-    subscription.dispose()
-    let graph = recorder.graph
-    let root = try #require(graph.deliveries.first { $0.cause == nil && $0.value == "4" })
-    let chain = try #require(graph.chain(of: root.id))
-    // send into input → (the task) → send into output, by the subscriber
-    #expect(chain.deliveries.map(\.value) == ["4", "40"])
-    #expect(chain.deliveries.map(\.hop) == [.direct, .task])
-    #expect(chain.deliveries.map(\.queue) == [nil, "Task"])
+    try await Tracing.withTracer(recorder) {
+      let input = PublishSubject<Int>()
+      let output = PublishSubject<Int>()
+      let done = AsyncStream<Void>.makeStream()
+      let subscription =
+        input
+        .flatMapLatest { value in Single<Int>.task { value * 10 }.asObservable() }
+        .subscribe(onNext: {
+          output.onNext($0)
+          done.continuation.yield()
+        })
+      input.onNext(4)
+      var signals = done.stream.makeAsyncIterator()
+      _ = await signals.next()
+      subscription.dispose()
+      let graph = recorder.graph
+      let root = try #require(graph.deliveries.first { $0.cause == nil && $0.value == "4" })
+      let chain = try #require(graph.chain(of: root.id))
+      // send into input → (the task) → send into output, by the subscriber
+      #expect(chain.deliveries.map(\.value) == ["4", "40"])
+      #expect(chain.deliveries.map(\.hop) == [.direct, .task])
+      #expect(chain.deliveries.map(\.queue) == [nil, "Task"])
+    }
   }
 
   @Test("a hop to the main queue is named so, whichever scheduler makes it")
   @MainActor
   func mainQueueHop() async throws {
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let input = PublishSubject<Int>()
-    let output = PublishSubject<Int>()
-    // asyncInstance schedules through the queue-backed scheduler, not MainScheduler's own path.
-    let subscription = input.observe(on: MainScheduler.asyncInstance)
-      .subscribe(onNext: { output.onNext($0) })
-    input.onNext(5)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.main.async { continuation.resume() }
+    try await Tracing.withTracer(recorder) {
+      let input = PublishSubject<Int>()
+      let output = PublishSubject<Int>()
+      // asyncInstance schedules through the queue-backed scheduler, not MainScheduler's own path.
+      let subscription = input.observe(on: MainScheduler.asyncInstance)
+        .subscribe(onNext: { output.onNext($0) })
+      input.onNext(5)
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.main.async { continuation.resume() }
+      }
+      subscription.dispose()
+      let graph = recorder.graph
+      let root = try #require(graph.deliveries.first { $0.cause == nil && $0.value == "5" })
+      let chain = try #require(graph.chain(of: root.id))
+      #expect(chain.deliveries.map(\.queue) == [nil, "main queue"])
     }
-    subscription.dispose()
-    let graph = recorder.graph
-    let root = try #require(graph.deliveries.first { $0.cause == nil && $0.value == "5" })
-    let chain = try #require(graph.chain(of: root.id))
-    #expect(chain.deliveries.map(\.queue) == [nil, "main queue"])
   }
 
-  @Test("a hop made under one recorder and recorded by the next keeps its name")
-  func labelAcrossRecorders() throws {
-    let scheduler = TestScheduler(initialClock: 0)
-    let first = TraceRecorder()
-    let second = TraceRecorder()
-    Tracing.install(first)
-    defer { Tracing.install(nil) }
-    let input = PublishSubject<Int>()
-    let output = PublishSubject<Int>()
-    let subscription = input.observe(on: scheduler).subscribe(onNext: { output.onNext($0) })
-    input.onNext(1)  // scheduled under the first recorder
-    Tracing.install(second)
-    scheduler.start()  // runs, and sends into output, under the second
-    subscription.dispose()
-    for graph in [first.graph, second.graph] {
-      for delivery in graph.deliveries where delivery.hop != .direct {
-        #expect(delivery.queue == "TestScheduler")
+  @Test("a hop made under one installed recorder and recorded by the next keeps its name")
+  func labelAcrossRecorders() async {
+    // Installed process-wide (a hop under a recorder bound with `withTracer` keeps that one):
+    // in a child process of its own.
+    await #expect(processExitsWith: .success) {
+      let scheduler = TestScheduler(initialClock: 0)
+      let first = TraceRecorder()
+      let second = TraceRecorder()
+      Tracing.install(first)
+      let input = PublishSubject<Int>()
+      let output = PublishSubject<Int>()
+      let subscription = input.observe(on: scheduler).subscribe(onNext: { output.onNext($0) })
+      input.onNext(1)  // scheduled under the first recorder
+      Tracing.install(second)
+      scheduler.start()  // runs, and sends into output, under the second
+      subscription.dispose()
+      for graph in [first.graph, second.graph] {
+        for delivery in graph.deliveries where delivery.hop != .direct {
+          precondition(delivery.queue == "TestScheduler", "\(delivery)")
+        }
       }
+      precondition(second.graph.deliveries.contains { $0.queue == "TestScheduler" })
     }
-    #expect(second.graph.deliveries.contains { $0.queue == "TestScheduler" })
   }
 
   @Test("a state binding's hop to the main queue carries the cause")
   @MainActor
   func bindingHop() async throws {
     let recorder = TraceRecorder(configuration: TraceConfiguration(timeline: true))
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let cell = StateCell(0)
-    let input = PublishSubject<Int>()
-    let binding = input.bind(to: cell)
-    await Task.detached { input.onNext(3) }.value
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.main.async { continuation.resume() }
+    try await Tracing.withTracer(recorder) {
+      let cell = StateCell(0)
+      let input = PublishSubject<Int>()
+      let binding = input.bind(to: cell)
+      // A detached task does not inherit the tracer: it binds it.
+      await Task.detached { Tracing.withTracer(recorder) { input.onNext(3) } }.value
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.main.async { continuation.resume() }
+      }
+      #expect(cell.value == 3)
+      binding.dispose()
+      let graph = recorder.graph
+      let root = try #require(graph.deliveries.first { $0.cause == nil })
+      let chain = try #require(graph.chain(of: root.id))
+      #expect(chain.deliveries.count == 2)  // send into input, input → the binding
     }
-    #expect(cell.value == 3)
-    binding.dispose()
-    let graph = recorder.graph
-    let root = try #require(graph.deliveries.first { $0.cause == nil })
-    let chain = try #require(graph.chain(of: root.id))
-    #expect(chain.deliveries.count == 2)  // send into input, input → the binding
   }
 }
 
@@ -204,19 +208,19 @@ struct TraceRecorderTerminalTests {
       DispatchQueue.main.async { continuation.resume() }
     }
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    let relay = BehaviorRelay(value: 1)
-    let driven = relay.asDriver().drive(onNext: { _ in })
-    let emitted = relay.asSignal(onErrorJustReturn: 0).emit(onNext: { _ in })
-    driven.dispose()
-    emitted.dispose()
-    let graph = recorder.graph
-    let drive = try #require(graph.nodes.first { $0.kind == "drive" })
-    let emit = try #require(graph.nodes.first { $0.kind == "emit" })
-    #expect(drive.file == "StreamsTraceTests/TraceRecorder+HopTests.swift")
-    #expect(emit.file == drive.file)
-    #expect(emit.line == drive.line + 1)
-    #expect(drive.role == .terminal)
+    try Tracing.withTracer(recorder) {
+      let relay = BehaviorRelay(value: 1)
+      let driven = relay.asDriver().drive(onNext: { _ in })
+      let emitted = relay.asSignal(onErrorJustReturn: 0).emit(onNext: { _ in })
+      driven.dispose()
+      emitted.dispose()
+      let graph = recorder.graph
+      let drive = try #require(graph.nodes.first { $0.kind == "drive" })
+      let emit = try #require(graph.nodes.first { $0.kind == "emit" })
+      #expect(drive.file == "StreamsTraceTests/TraceRecorder+HopTests.swift")
+      #expect(emit.file == drive.file)
+      #expect(emit.line == drive.line + 1)
+      #expect(drive.role == .terminal)
+    }
   }
 }

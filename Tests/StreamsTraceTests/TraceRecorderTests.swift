@@ -15,19 +15,17 @@ struct TraceRecorderTests {
 
     init(configuration: TraceConfiguration = TraceConfiguration()) {
       let recorder = TraceRecorder(configuration: configuration)
-      Tracing.install(recorder)
-      defer { Tracing.install(nil) }
-      let catalog = CatalogViewModel()
-      let analytics = Analytics(catalog: catalog)
-      let cart = CartViewModel(catalog: catalog, analytics: analytics)
-      let badge = CartBadge(cart: cart, analytics: analytics)
-      var banner: PromoBanner? = PromoBanner(catalog: catalog, analytics: analytics)
-      banner = nil  // its subscription stays live: the leak
-      catalog.selection.accept("apple")  // the user's action
-      graph = recorder.graph
-      self.cart = cart
-      self.analytics = analytics
-      withExtendedLifetime((badge, banner)) {}
+      (graph, cart, analytics) = Tracing.withTracer(recorder) {
+        let catalog = CatalogViewModel()
+        let analytics = Analytics(catalog: catalog)
+        let cart = CartViewModel(catalog: catalog, analytics: analytics)
+        let badge = CartBadge(cart: cart, analytics: analytics)
+        var banner: PromoBanner? = PromoBanner(catalog: catalog, analytics: analytics)
+        banner = nil  // its subscription stays live: the leak
+        catalog.selection.accept("apple")  // the user's action
+        defer { withExtendedLifetime((badge, banner)) {} }
+        return (recorder.graph, cart, analytics)
+      }
     }
 
     func node(_ kind: String, owner: String) -> TraceGraph.Node {

@@ -3,93 +3,100 @@ import StreamsTest
 import StreamsTrace
 import Testing
 
-/// Sessions install the process-wide tracer: these tests run one at a time, and the test command
-/// runs suites serially (`--no-parallel`).
-@Suite("Trace session", .serialized)
+/// Sessions install the process-wide tracer, which would record the other tests running in
+/// parallel: each check runs in a child process of its own.
+@Suite("Trace session")
 struct TraceSessionTests {
   @Test("a session records from its creation until finish(), then uninstalls its recorder")
-  func recordsUntilFinish() throws {
-    let session = TraceSession()
-    #expect(Tracing.current === session.recorder)
-    #expect(!session.isFinished)
-    let subject = PublishSubject<Int>()
-    let subscription = subject.subscribe(onNext: { _ in })
-    subject.onNext(1)
-    let graph = session.finish()
-    #expect(session.isFinished)
-    #expect(Tracing.current == nil)
-    #expect(graph.nodes.contains { $0.kind == "PublishSubject" })
-    #expect(graph.edges.contains { $0.kind == .emission && $0.count == 1 })
+  func recordsUntilFinish() async {
+    await #expect(processExitsWith: .success) {
+      let session = TraceSession()
+      precondition(Tracing.current === session.recorder, "the session's recorder is installed")
+      precondition(!session.isFinished)
+      let subject = PublishSubject<Int>()
+      let subscription = subject.subscribe(onNext: { _ in })
+      subject.onNext(1)
+      let graph = session.finish()
+      precondition(session.isFinished)
+      precondition(Tracing.current == nil, "finish() uninstalls the recorder")
+      precondition(graph.nodes.contains { $0.kind == "PublishSubject" })
+      precondition(graph.edges.contains { $0.kind == .emission && $0.count == 1 })
 
-    // Subscribed after finish: not recorded.
-    let later = PublishSubject<Int>()
-    _ = later.subscribe(onNext: { _ in })
-    #expect(session.graph.nodes.count == graph.nodes.count)
-    // A subscription made during the session stays traced; finish() keeps what it returned.
-    subject.onNext(2)
-    #expect(session.graph.edges.contains { $0.kind == .emission && $0.count == 2 })
-    #expect(session.finish() == graph)
-    subscription.dispose()
+      // Subscribed after finish: not recorded.
+      let later = PublishSubject<Int>()
+      _ = later.subscribe(onNext: { _ in })
+      precondition(session.graph.nodes.count == graph.nodes.count, "recorded after finish()")
+      // A subscription made during the session stays traced; finish() keeps what it returned.
+      subject.onNext(2)
+      precondition(session.graph.edges.contains { $0.kind == .emission && $0.count == 2 })
+      precondition(session.finish() == graph)
+      subscription.dispose()
+    }
   }
 
   @Test("finish() leaves alone a tracer that replaced the session's")
-  func replaced() {
-    let session = TraceSession()
-    let other = TraceRecorder()
-    Tracing.install(other)
-    session.finish()
-    #expect(Tracing.current === other)
-    Tracing.install(nil)
+  func replaced() async {
+    await #expect(processExitsWith: .success) {
+      let session = TraceSession()
+      let other = TraceRecorder()
+      Tracing.install(other)
+      session.finish()
+      precondition(Tracing.current === other, "finish() uninstalled another tracer")
+    }
   }
 
   @Test("a session that goes away uninstalls its recorder, and only its own")
-  func deinitUninstalls() {
-    do {
-      let session = TraceSession()
-      #expect(Tracing.current === session.recorder)
-    }
-    #expect(Tracing.current == nil)
+  func deinitUninstalls() async {
+    await #expect(processExitsWith: .success) {
+      do {
+        let session = TraceSession()
+        precondition(Tracing.current === session.recorder)
+      }
+      precondition(Tracing.current == nil, "the session's deinit left its recorder installed")
 
-    let other = TraceRecorder()
-    do {
-      let session = TraceSession()
-      Tracing.install(other)
-      withExtendedLifetime(session) {}
+      let other = TraceRecorder()
+      do {
+        let session = TraceSession()
+        Tracing.install(other)
+        withExtendedLifetime(session) {}
+      }
+      precondition(Tracing.current === other, "the session's deinit uninstalled another tracer")
     }
-    #expect(Tracing.current === other)
-    Tracing.install(nil)
   }
 
   @Test("the configuration reaches the recorder")
-  func configuration() {
-    let session = TraceSession(configuration: TraceConfiguration(recentValues: 0))
-    let subject = PublishSubject<Int>()
-    _ = subject.subscribe(onNext: { _ in })
-    subject.onNext(1)
-    let graph = session.finish()
-    #expect(graph.nodes.allSatisfy { $0.recentValues.isEmpty })
-    #expect(graph.deliveries.allSatisfy { $0.value == nil })
-  }
-}
-
-/// A suite that records each test's lifetime with a stored session, as the guide shows.
-@Suite("Trace session per test", .serialized)
-struct TraceSessionPerTestTests {
-  let trace = TraceSession()
-
-  @Test("each test gets a session of its own, installed")
-  func installed() {
-    #expect(Tracing.current === trace.recorder)
-    #expect(trace.graph.nodes.isEmpty)
-    trace.finish()
+  func configuration() async {
+    await #expect(processExitsWith: .success) {
+      let session = TraceSession(configuration: TraceConfiguration(recentValues: 0))
+      let subject = PublishSubject<Int>()
+      _ = subject.subscribe(onNext: { _ in })
+      subject.onNext(1)
+      let graph = session.finish()
+      precondition(graph.nodes.allSatisfy { $0.recentValues.isEmpty })
+      precondition(graph.deliveries.allSatisfy { $0.value == nil })
+    }
   }
 
-  @Test("the stored session records what the test does")
-  func records() {
-    let subject = PublishSubject<Int>()
-    _ = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
-    subject.onNext(1)
-    expectEmissionCount(1, from: .kind("map"), in: trace.graph)
-    trace.finish()
+  @Test("a session stored in a test suite records each test's own work, as the guide shows")
+  func storedPerTest() async {
+    await #expect(processExitsWith: .success) {
+      // What Swift Testing does with a suite that stores a session: a new value per test.
+      struct SuiteValue {
+        let trace = TraceSession()
+      }
+      let first = SuiteValue()
+      precondition(Tracing.current === first.trace.recorder)
+      precondition(first.trace.graph.nodes.isEmpty)
+      let subject = PublishSubject<Int>()
+      _ = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
+      subject.onNext(1)
+      let graph = first.trace.finish()
+      precondition(graph.nodes.contains { $0.kind == "map" })
+
+      let second = SuiteValue()
+      precondition(Tracing.current === second.trace.recorder)
+      precondition(!second.trace.graph.nodes.contains { $0.kind == "map" })
+      second.trace.finish()
+    }
   }
 }

@@ -11,7 +11,9 @@
 /// assert(Resources.total == before)
 /// ```
 ///
-/// The count is process-wide; read it before and after a block that runs alone.
+/// The count is process-wide; read it before and after a block that runs alone. A test that runs
+/// beside others (`swift test` runs tests in parallel) counts its own objects with a
+/// ``Scope`` instead.
 ///
 /// A release build of Streams does not count (``isCounting`` is `false` and ``total`` stays 0):
 /// the counter is one atomic word that every thread would increment and decrement on every
@@ -37,6 +39,7 @@ public enum Resources {
   static func track(_ object: AnyObject) {
     #if DEBUG
       counter.increment()
+      if Scope.bindings.value != 0 { Scope.track(object) }
     #endif
   }
 
@@ -45,6 +48,7 @@ public enum Resources {
   static func untrack(_ object: AnyObject) {
     #if DEBUG
       counter.decrement()
+      if Scope.registered.value != 0 { Scope.untrack(object) }
     #endif
   }
 }

@@ -2,9 +2,11 @@ import StreamsShims
 
 /// Installs and removes the process-wide tracer.
 public enum Tracing {
-  /// The installed tracer and its generation (see ``install(_:)``).
-  @usableFromInline static let slot = Locked<(tracer: (any StreamsTracer)?, generation: Int)>(
-    (nil, 0))
+  /// The installed tracer, its generation (see ``install(_:)``), and how many
+  /// ``withTracer(_:_:)`` calls are under way.
+  @usableFromInline static let slot = Locked<
+    (tracer: (any StreamsTracer)?, generation: Int, scopes: Int)
+  >((nil, 0, 0))
   @usableFromInline static let ids = AtomicCounter()
   /// Hands out generations: each installation of a tracer gets a new one.
   static let generations = AtomicCounter()
@@ -16,24 +18,28 @@ public enum Tracing {
   /// replaced tracer the next time it subscribes or sends while another one is installed (the
   /// release then happens on a global dispatch queue), or when it exits; after
   /// `install(nil)`, threads keep the last tracer they used until then.
+  ///
+  /// Code that runs in ``withTracer(_:_:)`` keeps that call's tracer.
   public static func install(_ tracer: (any StreamsTracer)?) {
     let previous = slot.withLock { current -> (any StreamsTracer)? in
       let previous = current.tracer
       let generation = tracer == nil ? 0 : generations.increment()
-      current = (tracer, generation)
-      streams_tracing_installed_store(generation)
+      current = (tracer, generation, current.scopes)
+      if current.scopes == 0 { streams_tracing_installed_store(generation) }
       return previous
     }
     // Release the previous tracer outside the lock: its deinit is user code.
     withExtendedLifetime(previous) {}
   }
 
-  /// The installed tracer, if any: one atomic load when none is, and a thread-local read when
-  /// this thread has used the installed one before.
+  /// The tracer of the calling code: the one ``withTracer(_:_:)`` bound here, if any, or else
+  /// the installed one. One atomic load when there is none, and a thread-local read when this
+  /// thread has used the installed one before.
   @inlinable
   public static var current: (any StreamsTracer)? {
     let generation = streams_tracing_installed_load()
     guard generation != 0 else { return nil }
+    guard generation != scoping else { return scopedCurrent() }
     return Trampoline.currentUnretained._withUnsafeGuaranteedRef { trampoline in
       if trampoline.tracerGeneration == generation { return trampoline.tracer }
       return trampoline.refreshTracer()
@@ -61,7 +67,11 @@ public enum Tracing {
     guard generation != 0 else { return deliver() }
     let direct = Trampoline.currentUnretained._withUnsafeGuaranteedRef {
       trampoline -> Bool in
-      if trampoline.tracerGeneration != generation { _ = trampoline.refreshTracer() }
+      if generation == scoping {
+        _ = scopedCurrent()
+      } else if trampoline.tracerGeneration != generation {
+        _ = trampoline.refreshTracer()
+      }
       return trampoline.directSenderRef != nil
     }
     guard direct else {
@@ -94,28 +104,29 @@ public enum Tracing {
   /// How a trace names a hop to the main queue (`MainScheduler`, a state binding's hop).
   @usableFromInline static let mainQueueLabel = "main queue"
 
-  /// `action`, made to run with the cause captured now restored when a tracer wants it; `action`
-  /// itself when no tracer is installed (one atomic load; `label`, naming the scheduler, is made
-  /// only for a tracer).
+  /// `action`, made to run with the cause captured now restored when a tracer wants it, and with
+  /// the tracer bound by ``withTracer(_:_:)``, if any; `action` itself when no tracer is installed
+  /// (one atomic load; `label`, naming the scheduler, is made only for a tracer).
   @inlinable
   static func carryingCause<State>(
     _ action: @escaping @Sendable (State) -> any Disposable, to label: @autoclosure () -> String
   ) -> @Sendable (State) -> any Disposable {
-    guard isInstalled, let hop = current?.hop(.scheduler, label: label()) else { return action }
+    guard isInstalled, let carried = CarriedCause(.scheduler, label: label()) else { return action }
     return { state in
       var disposable: (any Disposable)?
-      hop.run { disposable = action(state) }
+      carried.run { disposable = action(state) }
       return disposable ?? Disposables.create()
     }
   }
 
-  /// `work`, made to run with the cause captured now restored when a tracer wants it.
+  /// `work`, made to run with the cause captured now restored when a tracer wants it (see
+  /// ``carryingCause(_:to:)``).
   @inlinable
   static func carryingCause(
     to label: @autoclosure () -> String, _ work: @escaping @Sendable () -> Void
   ) -> @Sendable () -> Void {
-    guard isInstalled, let hop = current?.hop(.scheduler, label: label()) else { return work }
-    return { hop.run(work) }
+    guard isInstalled, let carried = CarriedCause(.scheduler, label: label()) else { return work }
+    return { carried.run(work) }
   }
 
   /// `observer`, made to deliver with the cause captured now restored, for the events a bridge's
@@ -123,8 +134,8 @@ public enum Tracing {
   static func carryingCause<Element>(intoTask observer: AnyObserver<Element>)
     -> AnyObserver<Element>
   {
-    guard isInstalled, let hop = current?.hop(.task, label: "Task") else { return observer }
-    return AnyObserver { event in hop.run { observer.on(event) } }
+    guard isInstalled, let carried = CarriedCause(.task, label: "Task") else { return observer }
+    return AnyObserver { event in carried.run { observer.on(event) } }
   }
 
   /// Runs `subscribe` as the subscription of a terminal subscriber, traced when a tracer wants

@@ -123,9 +123,16 @@ final class Trampoline {
   @usableFromInline
   func refreshTracer() -> (any StreamsTracer)? {
     let (installed, generation) = Tracing.slot.withLock { ($0.tracer, $0.generation) }
-    let previous = tracer
-    tracer = installed
-    directSender = (installed as? any DirectTraceSender).map(DirectSenderBox.init)
+    use(installed, generation: generation)
+    return installed
+  }
+
+  /// Keeps `tracer` as the one this thread uses, with the generation that finds it again
+  /// (0 for one bound by ``Tracing/withTracer(_:_:)``, which is looked up each time).
+  func use(_ tracer: (any StreamsTracer)?, generation: Int) {
+    let previous = self.tracer
+    self.tracer = tracer
+    directSender = (tracer as? any DirectTraceSender).map(DirectSenderBox.init)
     tracerGeneration = generation
     // The previous tracer may be the last reference to a recorder, whose release runs user
     // code (the elements it kept): release it on a queue of its own, not here, where the caller
@@ -134,7 +141,6 @@ final class Trampoline {
       let box = TracerBox(previous)
       DispatchQueue.global().async { withExtendedLifetime(box) {} }
     }
-    return installed
   }
 
   /// `true` when tasks are waiting behind the one that runs.

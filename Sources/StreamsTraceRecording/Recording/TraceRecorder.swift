@@ -67,8 +67,9 @@ public final class TraceRecorder: StreamsTracer, Sendable {
 
   private static let serials = AtomicCounter()
 
-  /// Installs a recorder, runs `body`, puts back the tracer installed before (if any), and
-  /// returns what it recorded.
+  /// Runs `body` with a new recorder as its tracer (``/Streams/Tracing/withTracer(_:_:)``) and
+  /// returns what it recorded: the subscriptions `body` makes and the events it sends, with the
+  /// work it hands on through schedulers and tasks, and not what other threads do meanwhile.
   ///
   /// ```swift
   /// let graph = TraceRecorder.record {
@@ -81,10 +82,7 @@ public final class TraceRecorder: StreamsTracer, Sendable {
     configuration: TraceConfiguration = TraceConfiguration(), _ body: () throws -> Void
   ) rethrows -> TraceGraph {
     let recorder = TraceRecorder(configuration: configuration)
-    let previous = Tracing.current
-    Tracing.install(recorder)
-    defer { Tracing.install(previous) }
-    try body()
+    try Tracing.withTracer(recorder, body)
     return recorder.graph
   }
 

@@ -97,18 +97,19 @@ struct SubscriptionLifetimeTests {
   @Test("traced: the same teardown, and the trace sees every end", arguments: cases)
   func tracedTeardown(source: Source, end: End) {
     let recorder = TraceRecorder()
-    Tracing.install(recorder)
-    defer { Tracing.install(nil) }
-    Self.check(source, end) { observable, token in
-      observable.subscribe(onNext: { _ in token.count += 1 }, onError: { _ in })
+    Tracing.withTracer(recorder) {
+      Self.check(source, end) { observable, token in
+        observable.subscribe(onNext: { _ in token.count += 1 }, onError: { _ in })
+      }
+      Self.check(source, end) { observable, token in
+        observable.subscribe(
+          AnyObserver<Int> { event in
+            if case .next = event { token.count += 1 }
+          })
+      }
+      #expect(
+        recorder.graph.subscriptions.map(\.file) == [], "live subscriptions left in the trace")
     }
-    Self.check(source, end) { observable, token in
-      observable.subscribe(
-        AnyObserver<Int> { event in
-          if case .next = event { token.count += 1 }
-        })
-    }
-    #expect(recorder.graph.subscriptions.map(\.file) == [], "live subscriptions left in the trace")
   }
 
   /// A subject dropped without a terminal event, its subscriber's disposable dropped too: both
@@ -118,21 +119,21 @@ struct SubscriptionLifetimeTests {
     "a dropped subject and a dropped disposable let go",
     arguments: [Source.subject, .stages, .scan], [false, true])
   func droppedSubject(source: Source, traced: Bool) {
-    Tracing.install(traced ? TraceRecorder() : nil)
-    defer { Tracing.install(nil) }
-    weak var weakToken: Token?
-    weak var weakSubject: PublishSubject<Int>?
-    do {
-      let subject = PublishSubject<Int>()
-      weakSubject = subject
-      let token = Token()
-      weakToken = token
-      _ = source.make(subject).subscribe(onNext: { _ in token.count += 1 })
-      subject.onNext(1)
-      #expect(token.count == 1, "the subscriber received the element")
+    TestBinding(scope: nil, tracer: traced ? TraceRecorder() : nil).run {
+      weak var weakToken: Token?
+      weak var weakSubject: PublishSubject<Int>?
+      do {
+        let subject = PublishSubject<Int>()
+        weakSubject = subject
+        let token = Token()
+        weakToken = token
+        _ = source.make(subject).subscribe(onNext: { _ in token.count += 1 })
+        subject.onNext(1)
+        #expect(token.count == 1, "the subscriber received the element")
+      }
+      #expect(weakSubject == nil, "the subject is released")
+      #expect(weakToken == nil, "the subscriber's closure is released")
     }
-    #expect(weakSubject == nil, "the subject is released")
-    #expect(weakToken == nil, "the subscriber's closure is released")
   }
 
   @Test("subscribe(onNext:onDisposed:)", arguments: cases)

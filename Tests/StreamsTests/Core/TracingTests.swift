@@ -50,22 +50,22 @@ struct TracingTests {
     let subject = PublishSubject<Int>()
     let inner = Observable.just(7)
     tracer.trace([inner.traceNode.id])
-    Tracing.install(tracer)
-    defer { Tracing.install(nil) }
+    Tracing.withTracer(tracer) {
 
-    var received: [Int] = []
-    let merged = subject.flatMap { _ in inner }.subscribe(onNext: { received.append($0) })
-    let switched = subject.flatMapLatest { _ in inner }.subscribe(onNext: { received.append($0) })
-    subject.onNext(1)
-    merged.dispose()
-    switched.dispose()
+      var received: [Int] = []
+      let merged = subject.flatMap { _ in inner }.subscribe(onNext: { received.append($0) })
+      let switched = subject.flatMapLatest { _ in inner }.subscribe(onNext: { received.append($0) })
+      subject.onNext(1)
+      merged.dispose()
+      switched.dispose()
 
-    #expect(received == [7, 7])
-    #expect(
-      tracer.lines == [
-        "subscribe just", "just next(7)", "just completed", "dispose just",
-        "subscribe just", "just next(7)", "just completed", "dispose just",
-      ])
+      #expect(received == [7, 7])
+      #expect(
+        tracer.lines == [
+          "subscribe just", "just next(7)", "just completed", "dispose just",
+          "subscribe just", "just next(7)", "just completed", "dispose just",
+        ])
+    }
   }
 
   @Test("a tracer sees subscribe, events and dispose with kinds, ids, upstreams and call sites")
@@ -75,28 +75,28 @@ struct TracingTests {
     let mapped = subject.map { $0 * 2 }
     let filtered = mapped.filter { $0 > 2 }
     tracer.trace([subject.traceNode.id, mapped.traceNode.id, filtered.traceNode.id])
-    Tracing.install(tracer)
-    defer { Tracing.install(nil) }
+    Tracing.withTracer(tracer) {
 
-    let subscription = filtered.subscribe(onNext: { _ in })
-    subject.onNext(1)
-    subject.onNext(2)
-    subscription.dispose()
+      let subscription = filtered.subscribe(onNext: { _ in })
+      subject.onNext(1)
+      subject.onNext(2)
+      subscription.dispose()
 
-    #expect(
-      tracer.lines == [
-        "subscribe filter", "subscribe map", "subscribe PublishSubject",
-        "PublishSubject next(1)", "map next(2)",
-        "PublishSubject next(2)", "map next(4)", "filter next(4)",
-        "dispose filter", "dispose map", "dispose PublishSubject",
-      ])
-    let nodes = tracer.nodes
-    #expect(nodes.map(\.kind) == ["filter", "map", "PublishSubject"])
-    #expect(nodes[0].upstreams == [mapped.traceNode.id])
-    #expect(nodes[1].upstreams == [subject.traceNode.id])
-    #expect(nodes[2].upstreams == [])
-    #expect(nodes.allSatisfy { $0.file == "StreamsTests/TracingTests.swift" })
-    #expect(nodes[1].line != nodes[0].line)
+      #expect(
+        tracer.lines == [
+          "subscribe filter", "subscribe map", "subscribe PublishSubject",
+          "PublishSubject next(1)", "map next(2)",
+          "PublishSubject next(2)", "map next(4)", "filter next(4)",
+          "dispose filter", "dispose map", "dispose PublishSubject",
+        ])
+      let nodes = tracer.nodes
+      #expect(nodes.map(\.kind) == ["filter", "map", "PublishSubject"])
+      #expect(nodes[0].upstreams == [mapped.traceNode.id])
+      #expect(nodes[1].upstreams == [subject.traceNode.id])
+      #expect(nodes[2].upstreams == [])
+      #expect(nodes.allSatisfy { $0.file == "StreamsTests/TracingTests.swift" })
+      #expect(nodes[1].line != nodes[0].line)
+    }
   }
 
   @Test("a subscription made before the tracer is installed is never reported")
@@ -107,12 +107,12 @@ struct TracingTests {
     tracer.trace([subject.traceNode.id, mapped.traceNode.id])
     var received: [Int] = []
     let early = mapped.subscribe(onNext: { received.append($0) })
-    Tracing.install(tracer)
-    defer { Tracing.install(nil) }
-    subject.onNext(1)
-    early.dispose()
-    #expect(received == [2])
-    #expect(tracer.lines.isEmpty)
+    Tracing.withTracer(tracer) {
+      subject.onNext(1)
+      early.dispose()
+      #expect(received == [2])
+      #expect(tracer.lines.isEmpty)
+    }
   }
 
   @Test("with no tracer installed nothing is reported and Tracing.current is nil")
@@ -143,14 +143,14 @@ extension TracingTests {
     let source = Observable.just(1)
     let mapped = source.map { $0 + 1 }
     tracer.trace([source.traceNode.id, mapped.traceNode.id])
-    Tracing.install(tracer)
-    defer { Tracing.install(nil) }
-    var received: [Int] = []
-    let subscription = mapped.subscribe(onNext: { received.append($0) })
-    #expect(received == [2])
-    #expect(tracer.lines.contains("dispose map"))
-    #expect(tracer.lines.contains("dispose just"))
-    subscription.dispose()
+    Tracing.withTracer(tracer) {
+      var received: [Int] = []
+      let subscription = mapped.subscribe(onNext: { received.append($0) })
+      #expect(received == [2])
+      #expect(tracer.lines.contains("dispose map"))
+      #expect(tracer.lines.contains("dispose just"))
+      subscription.dispose()
+    }
   }
 }
 

@@ -45,14 +45,16 @@ final class ContractRecorder<Element: Sendable>: Sendable {
 
 /// Runs `body(index)` on `count` new threads at once and waits for all of them. (Dedicated
 /// threads, not Dispatch's pool, which on Linux may not run more tasks than there are cores.)
+/// Each thread runs with what the caller bound (``TestBinding``).
 func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let binding = TestBinding.here
   let group = DispatchGroup()
   let start = DispatchSemaphore(value: 0)
   for index in 0..<count {
     group.enter()
     let thread = Thread {
       start.wait()
-      body(index)
+      binding.run { body(index) }
       group.leave()
     }
     thread.start()
@@ -61,24 +63,14 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
   group.wait()
 }
 
-/// `true` once `Resources.total` is back to at most `before`; waits up to 10 s for deallocations
-/// on other threads (a hang detector, not a timing assertion).
-func resourcesReturned(to before: Int) -> Bool {
-  for _ in 0..<1000 {
-    if Resources.total <= before { return true }
-    usleep(10_000)
-  }
-  return false
-}
-
 @Suite("MultiSource Stress", .serialized)
 struct MultiSourceStressTests {
   private let perThread = 2000
 
   @Test("merge: four threads emitting at once, serial delivery, nothing lost or leaked")
   func merge() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let subjects = (0..<4).map { _ in PublishSubject<Int>() }
       let recorder = ContractRecorder<Int>()
       let subscription = Observable.merge(subjects.map { $0.asObservable() })
@@ -94,13 +86,13 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("flatMap: inner subjects emitting from several threads")
   func flatMap() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let inners = (0..<4).map { _ in PublishSubject<Int>() }
       let outer = PublishSubject<Int>()
       let recorder = ContractRecorder<Int>()
@@ -118,15 +110,15 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test(
     "flatMap: inner justs, delivered without subscribing, while inner subjects emit on other threads"
   )
   func flatMapJust() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let inners = (0..<3).map { _ in PublishSubject<Int>() }
       let outer = PublishSubject<Int>()
       let recorder = ContractRecorder<Int>()
@@ -151,13 +143,13 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("combineLatest: three threads, serial selector and delivery, last combination wins")
   func combineLatest() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let subjects = (0..<3).map { _ in PublishSubject<Int>() }
       let recorder = ContractRecorder<Int>()
       let selecting = Atomic<Int>(0)
@@ -182,13 +174,13 @@ struct MultiSourceStressTests {
       #expect(selectorOverlaps.load(ordering: .sequentiallyConsistent) == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("combineLatest of two: two threads, each combination newer than the one before")
   func combineLatestTwo() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let a = PublishSubject<Int>()
       let b = PublishSubject<Int>()
       let recorder = ContractRecorder<Pair>()
@@ -212,13 +204,13 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("zip of two: two threads, every element paired in order")
   func zipTwo() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let a = PublishSubject<Int>()
       let b = PublishSubject<Int>()
       let recorder = ContractRecorder<Pair>()
@@ -236,13 +228,13 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("zip: three threads, every element paired in order")
   func zip() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let subjects = (0..<3).map { _ in PublishSubject<Int>() }
       let recorder = ContractRecorder<[Int]>()
       let subscription = Observable.zip(subjects.map { $0.asObservable() })
@@ -258,13 +250,13 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("flatMapLatest: switching on one thread while inner sequences emit on others")
   func flatMapLatest() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let inners = (0..<3).map { _ in PublishSubject<Int>() }
       let outer = PublishSubject<Int>()
       let recorder = ContractRecorder<Int>()
@@ -284,13 +276,13 @@ struct MultiSourceStressTests {
       #expect(recorder.overlapCount == 0)
       subscription.dispose()
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("flatMapLatest: switching between inner justs and inner subjects while those emit")
   func flatMapLatestJust() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let inners = (0..<3).map { _ in PublishSubject<Int>() }
       let outer = PublishSubject<Int>()
       let recorder = ContractRecorder<Int>()
@@ -317,13 +309,13 @@ struct MultiSourceStressTests {
       subscription.dispose()
       for inner in inners { #expect(!inner.hasObservers) }
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test("subscribing and disposing merge, zip and combineLatest while sources emit, no leaks")
   func subscribeDisposeRace() {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let a = PublishSubject<Int>()
       let b = PublishSubject<Int>()
       let stop = Atomic<Bool>(false)
@@ -360,7 +352,7 @@ struct MultiSourceStressTests {
       #expect(!a.hasObservers)
       #expect(!b.hasObservers)
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 }
 

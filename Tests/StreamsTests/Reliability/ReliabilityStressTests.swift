@@ -14,34 +14,32 @@ enum StressTracing: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
   var testDescription: String { "tracing \(rawValue)" }
 
-  /// Runs `body` with the recorder installed (`.on`) or not; with it, the graph read afterwards
-  /// must have no live terminal subscription left and no edge or delivery naming an unknown node.
+  /// Runs `body` with the recorder bound (`.on`, ``Tracing/withTracer(_:_:)``) or not; with it,
+  /// the graph read afterwards must have no live terminal subscription left and no edge or
+  /// delivery naming an unknown node.
   func run(_ body: () -> Void) {
     guard self == .on else { return body() }
-    let recorder = Self.install()
-    body()
+    let recorder = Self.makeRecorder()
+    Tracing.withTracer(recorder, body)
     Self.check(recorder)
   }
 
-  /// For `async` tests: installs the recorder (`.on`); pass the result to ``finish(_:)``.
-  func start() -> TraceRecorder? {
-    self == .on ? Self.install() : nil
+  /// Runs `body` counting its objects in `scope`, with the recorder bound (`.on`) or not.
+  func run(
+    counting scope: Resources.Scope, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async -> Void
+  ) async {
+    guard self == .on else { return await scope.run(body) }
+    let recorder = Self.makeRecorder()
+    await scope.run { await Tracing.withTracer(recorder, body) }
+    Self.check(recorder)
   }
 
-  /// Uninstalls and checks what ``start()`` installed.
-  static func finish(_ recorder: TraceRecorder?) {
-    if let recorder { check(recorder) }
-  }
-
-  private static func install() -> TraceRecorder {
-    let recorder = TraceRecorder(
-      configuration: TraceConfiguration(recentDeliveries: 256, timeline: true))
-    Tracing.install(recorder)
-    return recorder
+  private static func makeRecorder() -> TraceRecorder {
+    TraceRecorder(configuration: TraceConfiguration(recentDeliveries: 256, timeline: true))
   }
 
   private static func check(_ recorder: TraceRecorder) {
-    Tracing.install(nil)
     let graph = recorder.graph
     let ids = Set(graph.nodes.map(\.id))
     #expect(graph.subscriptions.map(\.file) == [], "live subscriptions left in the trace")
@@ -133,8 +131,8 @@ struct ReliabilityStressTests {
   /// once, then `finish`; checks every subscriber's grammar, serial delivery and per-sender order,
   /// the steady ones' completeness and terminal event, and that `Resources.total` comes back.
   private func stress<Element>(_ makeCase: () -> StressCase<Element>) {
-    let before = Resources.total
-    do {
+    let scope = Resources.Scope()
+    scope.run {
       let stressCase = makeCase()
       let steady = (0..<stressCase.steadySubscribers).map { _ in ContractRecorder<Element>() }
       let subscriptions = steady.map { stressCase.observable.subscribe($0.on) }
@@ -174,7 +172,7 @@ struct ReliabilityStressTests {
       #expect(problems.withLock { $0 } == [])
       for subscription in subscriptions { subscription.dispose() }
     }
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   /// A case whose senders all call `send` (a subject's `onNext`, a relay's `accept`)
@@ -356,9 +354,8 @@ struct ReliabilityStressTests {
     "values: steady loops miss nothing, loops left early keep order",
     arguments: StressTracing.allCases)
   func values(tracing: StressTracing) async {
-    let before = Resources.total
-    let recorder = tracing.start()
-    do {
+    let scope = Resources.Scope()
+    await tracing.run(counting: scope) {
       let subject = PublishSubject<Int>()
       let subscribed = Locked(0)
       let steady = (0..<2).map { _ in
@@ -396,9 +393,12 @@ struct ReliabilityStressTests {
         }
       }
       let perSender = Self.perSender
+      let binding = TestBinding.here
       await Task.detached {
-        runOnThreads(4) { sender in
-          for sequence in 0..<perSender { subject.onNext(tag(sender, sequence)) }
+        binding.run {
+          runOnThreads(4) { sender in
+            for sequence in 0..<perSender { subject.onNext(tag(sender, sequence)) }
+          }
         }
       }.value
       sendersDone.withLock { $0 = true }
@@ -410,65 +410,67 @@ struct ReliabilityStressTests {
         #expect(await task.value == [])
       }
     }
-    StressTracing.finish(recorder)
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 
   @Test(
     "Single's value: awaited, cancelled and answered from other threads",
     arguments: StressTracing.allCases)
   func singleValue(tracing: StressTracing) async {
-    let before = Resources.total
-    let recorder = tracing.start()
-    do {
+    let scope = Resources.Scope()
+    await tracing.run(counting: scope) {
       let subject = PublishSubject<Int>()
       let consumersDone = Locked(0)
+      let binding = TestBinding.here
       let senders = Task.detached {
-        runOnThreads(4) { sender in
-          var sequence = 0
-          // Paced: threads sending without pause faster than one thread delivers would only
-          // grow the subject's queue (concurrent sends are queued, see PublishSubject).
-          while consumersDone.withLock({ $0 }) < 4 {
-            if subject.hasObservers {
-              subject.onNext(tag(sender, sequence))
-              sequence += 1
+        binding.run {
+          runOnThreads(4) { sender in
+            var sequence = 0
+            // Paced: threads sending without pause faster than one thread delivers would only
+            // grow the subject's queue (concurrent sends are queued, see PublishSubject).
+            while consumersDone.withLock({ $0 }) < 4 {
+              if subject.hasObservers {
+                subject.onNext(tag(sender, sequence))
+                sequence += 1
+              }
+              sched_yield()
             }
-            sched_yield()
           }
         }
       }
       let consumers = (0..<4).map { index in
         Task.detached { () -> [String] in
-          var problems: [String] = []
-          for round in 0..<200 {
-            let task = Task { () throws -> Int in
-              let single =
-                round.isMultiple(of: 2)
-                ? subject.take(1).asSingle()
-                : Single<Int>.create { observer in
-                  DispatchQueue.global().async { observer(.success(tag(index, round))) }
-                  return Disposables.create()
-                }
-              return try await single.value
+          await binding.run {
+            var problems: [String] = []
+            for round in 0..<200 {
+              let task = Task { () throws -> Int in
+                let single =
+                  round.isMultiple(of: 2)
+                  ? subject.take(1).asSingle()
+                  : Single<Int>.create { observer in
+                    DispatchQueue.global().async { observer(.success(tag(index, round))) }
+                    return Disposables.create()
+                  }
+                return try await single.value
+              }
+              if round % 3 == 0 { task.cancel() }
+              switch await task.result {
+              case .success(let value):
+                if value < 0 || value / 1_000_000 >= 4 { problems.append("unexpected \(value)") }
+              case .failure(let error):
+                if !(error is CancellationError) { problems.append("\(error)") }
+              }
             }
-            if round % 3 == 0 { task.cancel() }
-            switch await task.result {
-            case .success(let value):
-              if value < 0 || value / 1_000_000 >= 4 { problems.append("unexpected \(value)") }
-            case .failure(let error):
-              if !(error is CancellationError) { problems.append("\(error)") }
-            }
+            consumersDone.withLock { $0 += 1 }
+            return problems
           }
-          consumersDone.withLock { $0 += 1 }
-          return problems
         }
       }
       for consumer in consumers { #expect(await consumer.value == []) }
       await senders.value
       #expect(!subject.hasObservers)
     }
-    StressTracing.finish(recorder)
-    #expect(resourcesReturned(to: before))
+    #expect(released(scope))
   }
 }
 
@@ -484,9 +486,8 @@ extension MainThreadDeliveryTests {
     @MainActor
     func stateCells(tracing: StressTracing) async {
       await drainMainQueue()
-      let before = Resources.total
-      let recorder = tracing.start()
-      do {
+      let scope = Resources.Scope()
+      await tracing.run(counting: scope) {
         let perSender = ReliabilityStressTests.perSender
         let cell = StateCell(-1)
         let relay = PublishRelay<Int>()
@@ -496,23 +497,26 @@ extension MainThreadDeliveryTests {
         let steady = ContractRecorder<Int>()
         let steadySubscription = cell.asObservable().subscribe(steady.on)
         let problems = Locked<[String]>([])
+        let carried = TestBinding.here
         await Task.detached {
           let sendersLeft = Atomic<Int>(4)
-          runOnThreads(ReliabilityStressTests.threads) { index in
-            if index < 4 {
-              for sequence in 0..<perSender { relay.accept(tag(index, sequence)) }
-              sendersLeft.subtract(1, ordering: .sequentiallyConsistent)
-              return
+          carried.run {
+            runOnThreads(ReliabilityStressTests.threads) { index in
+              if index < 4 {
+                for sequence in 0..<perSender { relay.accept(tag(index, sequence)) }
+                sendersLeft.subtract(1, ordering: .sequentiallyConsistent)
+                return
+              }
+              repeat {
+                let recorder = ContractRecorder<Int>()
+                let subscription = cell.asObservable().subscribe(recorder.on)
+                sched_yield()
+                subscription.dispose()
+                let found =
+                  contractProblems(recorder) + senderOrderProblems(recorder.elements, senders: 4)
+                if !found.isEmpty { problems.withLock { $0.append("churn \(index): \(found)") } }
+              } while sendersLeft.load(ordering: .sequentiallyConsistent) > 0
             }
-            repeat {
-              let recorder = ContractRecorder<Int>()
-              let subscription = cell.asObservable().subscribe(recorder.on)
-              sched_yield()
-              subscription.dispose()
-              let found =
-                contractProblems(recorder) + senderOrderProblems(recorder.elements, senders: 4)
-              if !found.isEmpty { problems.withLock { $0.append("churn \(index): \(found)") } }
-            } while sendersLeft.load(ordering: .sequentiallyConsistent) > 0
           }
         }.value
         await bridgeWait { changes.count == 4 * perSender }
@@ -527,8 +531,7 @@ extension MainThreadDeliveryTests {
         observation.cancel()
         await drainMainQueue()
       }
-      StressTracing.finish(recorder)
-      #expect(resourcesReturned(to: before))
+      #expect(released(scope))
     }
   }
 }

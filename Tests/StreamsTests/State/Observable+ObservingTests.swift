@@ -163,22 +163,22 @@ extension MainThreadDeliveryTests {
     @MainActor
     func droppedCell(traced: Bool) async {
       await drainMainQueue()
-      Tracing.install(traced ? TraceRecorder() : nil)
-      defer { Tracing.install(nil) }
-      weak var weakToken: Token?
-      weak var weakCell: StateCell<Int>?
-      do {
-        let a = StateCell(1)
-        weakCell = a
-        let token = Token()
-        weakToken = token
-        _ = Observable.observing { [weak a] in a?.value ?? 0 }.subscribe(onNext: { _ in
-          withExtendedLifetime(token) {}
-        })
+      await TestBinding(scope: nil, tracer: traced ? TraceRecorder() : nil).run {
+        weak var weakToken: Token?
+        weak var weakCell: StateCell<Int>?
+        do {
+          let a = StateCell(1)
+          weakCell = a
+          let token = Token()
+          weakToken = token
+          _ = Observable.observing { [weak a] in a?.value ?? 0 }.subscribe(onNext: { _ in
+            withExtendedLifetime(token) {}
+          })
+        }
+        await drainMainQueue()
+        #expect(weakCell == nil, "the cell is released")
+        #expect(weakToken == nil, "the subscriber's closure is released")
       }
-      await drainMainQueue()
-      #expect(weakCell == nil, "the cell is released")
-      #expect(weakToken == nil, "the subscriber's closure is released")
     }
   }
 }
