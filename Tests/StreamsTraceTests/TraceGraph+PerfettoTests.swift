@@ -3,8 +3,6 @@ import Streams
 import StreamsTrace
 import Testing
 
-/// The Sprawl fixture installs the process-wide tracer: these tests run one at a time.
-///
 /// Every trace is read back with Foundation's `JSONSerialization`, and its slices, arrows and
 /// instants are replayed the way Perfetto's JSON importer reads them (in time order, each arrow
 /// end bound to the topmost slice open on its track) and the way `chrome://tracing` binds arrows

@@ -3,9 +3,9 @@ import StreamsTest
 import StreamsTrace
 import Testing
 
-/// The recorder installs the process-wide tracer: these tests run one at a time, and the test
-/// command runs suites serially (`--no-parallel`).
-@Suite("Trace recorder", .serialized)
+/// Each fixture records with a recorder bound to its own work (`Tracing.withTracer`), so these
+/// tests run beside the others.
+@Suite("Trace recorder")
 struct TraceRecorderTests {
   /// The observer-sprawl fixture (`Sprawl/`), wired and driven by one user action.
   struct Sprawl {

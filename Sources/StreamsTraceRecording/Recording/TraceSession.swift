@@ -1,31 +1,33 @@
 import Streams
 
-/// Records from its creation until ``finish()``: a test's lifetime, or any stretch of a run.
+/// Records from its creation until ``finish()``: an XCTest test's lifetime, or any stretch of a
+/// run.
 ///
 /// Creating a session installs a new ``TraceRecorder`` as the process-wide tracer; ``finish()``
 /// (or the session's deinit, whichever comes first) uninstalls it if it is still the installed
-/// one. Keep a session in a stored property of a test suite: Swift Testing makes a suite value
-/// per test (XCTest a test case object per test), so each test records its own trace.
+/// one. Keep a session in a stored property of a test case: XCTest makes a test case object per
+/// test and runs one test at a time, so each test records its own trace.
 ///
 /// ```swift
-/// @Suite(.serialized)
-/// struct SearchTraceTests {
-///   let trace = TraceSession()
+/// final class SearchTraceTests: XCTestCase {
+///   private var trace: TraceSession?
 ///
-///   @Test func typingReachesTheResults() {
+///   override func setUp() { trace = TraceSession() }
+///   override func tearDown() { trace?.finish() }
+///
+///   func testTypingReachesTheResults() throws {
 ///     let search = SearchViewModel()
 ///     search.query.accept("swift")
-///     expectEdge(from: "SearchViewModel", to: "ResultsViewModel", kind: .chain, in: trace.graph)
-///     trace.finish()
+///     XCTAssertEdge(
+///       from: "SearchViewModel", to: "ResultsViewModel", kind: .chain, in: try XCTUnwrap(trace).graph)
 ///   }
 /// }
 /// ```
 ///
 /// The tracer is process-wide: a session records whatever any thread subscribes while it is
-/// installed, and a second session (or `TraceRecorder.record`, or `Tracing.install`) replaces it.
-/// Tests that record must therefore not run in parallel with each other, nor with tests that
-/// subscribe to observables they do not want in the trace: mark their suites `.serialized` and
-/// run the test command with `--no-parallel`, or keep them in a target of their own.
+/// installed, and a second session (or `Tracing.install`) replaces it. Swift Testing runs tests in
+/// parallel: there, record with ``TraceRecorder/record(configuration:_:)`` or
+/// `Tracing.withTracer`, which bind the recorder to the test's own work.
 ///
 /// Subscriptions made while the session was installed stay traced after it finishes, until they
 /// are disposed: ``graph`` read later may have grown. ``finish()`` returns the graph as it was
