@@ -27,8 +27,8 @@ enum TerminalSubscriber<Element> {
 /// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
 /// `upstreamSlot` is handed over through it, the closures and `owner` are immutable.
 @usableFromInline
-final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
-  /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
+final class ClosureSink<Element>: SinkLifecycle, Cancelable, @unchecked Sendable {
+  /// The lifecycle word: the first stored property (``SinkLifecycle``).
   @usableFromInline var flags: Int
   @usableFromInline let onNext: ((Element) -> Void)?
   @usableFromInline let onError: ((any Error) -> Void)?
@@ -58,45 +58,26 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
   deinit { Resources.untrack(self) }
 
   @inlinable
-  var flagsAddress: UnsafeMutablePointer<Int> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
-  }
-
-  @inlinable
-  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
-
-  @inlinable
   func on(_ event: Event<Element>) {
     switch event {
     case .next(let element):
-      if SinkLifecycle.isActive(flagsAddress) { onNext?(element) }
+      if isActive { onNext?(element) }
     case .error(let error):
-      guard SinkLifecycle.stop(flagsAddress) else { return }
+      guard stop() else { return }
       if let onError { onError(error) } else { Hooks.reportUnhandled(error) }
       dispose()
     case .completed:
-      guard SinkLifecycle.stop(flagsAddress) else { return }
+      guard stop() else { return }
       onCompleted?()
       dispose()
     }
-  }
-
-  @inlinable
-  func setUpstream(_ disposable: consuming any Disposable) {
-    precondition(
-      SinkLifecycle.canSetUpstream(flagsAddress),
-      "Streams internal error: upstream disposable set twice")
-    upstreamSlot = consume disposable
-    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
   }
 
   /// Ends the subscription: disposes the upstream, runs `onDisposed` once, and makes the
   /// caller's handle let go of this sink.
   @inlinable
   func dispose() {
-    let outcome = SinkLifecycle.dispose(flagsAddress)
-    if outcome.ownsUpstream { upstreamSlot.take()?.dispose() }
-    guard outcome.first else { return }
+    guard disposeLifecycle() else { return }
     if let onDisposed { onDisposed() }
     owner?.dispose()
   }

@@ -7,18 +7,15 @@ import StreamsShims
 /// The upstream may be set after events were already delivered (a synchronous source terminates
 /// inside `subscribe`); it is then disposed when it is set.
 ///
-/// One allocation and no lock: the lifecycle is one atomic word (``flags``, the first stored
-/// property, addressed the way swift-atomics' `ManagedAtomic` addresses its value), and the
-/// upstream disposable is handed over through it (``SinkLifecycle``).
+/// One allocation and no lock: the lifecycle is one atomic word, and the upstream disposable is
+/// handed over through it (``SinkLifecycle``).
 ///
 /// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `upstreamSlot` is
 /// written by `setUpstream` before publishing it and afterwards touched by exactly one thread, as
 /// above; `downstream` and `onDisposed` are immutable.
 @usableFromInline
-final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
-  /// The lifecycle word (``SinkLifecycle``). It must stay the first stored property (its address
-  /// is the start of the object's stored properties) and is never read or written as a property
-  /// after `init`.
+final class GuardedSink<Element>: SinkLifecycle, Cancelable, @unchecked Sendable {
+  /// The lifecycle word: the first stored property (``SinkLifecycle``).
   @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Element>
   @usableFromInline let onDisposed: (() -> Void)?
@@ -36,18 +33,6 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
   @inlinable
   deinit { Resources.untrack(self) }
 
-  @inlinable
-  var flagsAddress: UnsafeMutablePointer<Int> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
-  }
-
-  /// `true` while events still pass: neither stopped nor disposed.
-  @inlinable
-  var isActive: Bool { SinkLifecycle.isActive(flagsAddress) }
-
-  @inlinable
-  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
-
   /// Forwards `event` unless the sink is stopped or disposed; a terminal event disposes upstream.
   @inlinable
   func on(_ event: Event<Element>) {
@@ -56,25 +41,14 @@ final class GuardedSink<Element>: Cancelable, @unchecked Sendable {
       if !isActive { return }
       downstream.on(event)
     case .error, .completed:
-      if !SinkLifecycle.stop(flagsAddress) { return }
+      if !stop() { return }
       downstream.on(event)
       dispose()
     }
   }
 
   @inlinable
-  func setUpstream(_ disposable: consuming any Disposable) {
-    precondition(
-      SinkLifecycle.canSetUpstream(flagsAddress),
-      "Streams internal error: upstream disposable set twice")
-    upstreamSlot = consume disposable
-    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
-  }
-
-  @inlinable
   func dispose() {
-    let outcome = SinkLifecycle.dispose(flagsAddress)
-    if outcome.ownsUpstream { upstreamSlot.take()?.dispose() }
-    if outcome.first, let onDisposed { onDisposed() }
+    if disposeLifecycle(), let onDisposed { onDisposed() }
   }
 }

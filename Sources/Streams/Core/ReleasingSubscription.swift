@@ -7,7 +7,7 @@ import StreamsShims
 /// downstream ran (user code, which may have disposed it) to stop there.
 ///
 /// A conforming class keeps an `Int` word as its first stored property, 0 until the subscription
-/// is disposed, then 1, changed with the C atomics (the layout of ``GuardedSink``'s flags), so
+/// is disposed, then 1, changed with the C atomics (the layout of ``SinkLifecycle``'s word), so
 /// that ``ReleasingSubscriptions/isActive(_:)`` reads it without knowing the class: no superclass
 /// (whose `init` and `deinit` a subject's subscription would pay for) and no existential call per
 /// event. An end by a terminal event leaves the word at 0, so that a stage still forwards that

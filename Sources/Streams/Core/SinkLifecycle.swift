@@ -1,61 +1,92 @@
 import StreamsShims
 
-/// The lifecycle shared by the sinks (``GuardedSink``, and the closure sink `subscribe(onNext:)`
-/// makes): one atomic word in the sink's own allocation, and the upstream disposable in a slot
-/// handed over through that word.
+/// The lifecycle every element-wise sink shares (``GuardedSink``, ``StageSink``, the closure sink
+/// `subscribe(onNext:)` makes, and ``SingleAssignmentDisposable``): one atomic word in the object's
+/// own allocation, and the upstream disposable in a slot handed over through that word.
 ///
-/// A sink's `setUpstream` writes the slot and then sets ``upstreamSetBit`` (``publishUpstream(_:)``);
-/// its `dispose` sets ``disposedBit`` (``dispose(_:)``) and reads the slot only if the set bit was
-/// already there. Whichever of the two comes second disposes the upstream, and only that one
-/// touches the slot after it was written, so the slot needs no lock.
+/// The word is the object's first stored property, so that its address is the start of the
+/// object's stored properties (the way swift-atomics' `ManagedAtomic` addresses its value): no
+/// lock, no allocation of its own. After `init` it is read and written only through the C atomics,
+/// never as a property. A conforming class declares it first (`@usableFromInline var flags: Int`,
+/// set to 0 in `init`) and declares ``upstreamSlot``; everything else is written here, once.
+///
+/// ``setUpstream(_:ifSetTwice:)`` writes the slot and then sets the set bit; ``disposeLifecycle()``
+/// sets the disposed bit and reads the slot only if the set bit was already there. Whichever of
+/// the two comes second disposes the upstream, and only that one touches the slot after it was
+/// written, so the slot needs no lock.
 @usableFromInline
-enum SinkLifecycle {
-  @inlinable static var disposedBit: Int { 1 }
-  @inlinable static var stoppedBit: Int { 2 }
-  @inlinable static var upstreamSetBit: Int { 4 }
+protocol SinkLifecycle: AnyObject {
+  /// The upstream disposable (see above); `nil` until set and once taken.
+  var upstreamSlot: (any Disposable)? { get set }
+}
 
-  /// Neither stopped nor disposed.
+/// The bits of the lifecycle word.
+@usableFromInline
+enum SinkLifecycleBits {
+  @inlinable static var disposed: Int { 1 }
+  @inlinable static var stopped: Int { 2 }
+  @inlinable static var upstreamSet: Int { 4 }
+}
+
+extension SinkLifecycle {
+  /// The lifecycle word: the first stored property.
   @inlinable
-  static func isActive(_ flags: UnsafeMutablePointer<Int>) -> Bool {
-    streams_atomic_load(flags) & (disposedBit | stoppedBit) == 0
+  var flagsAddress: UnsafeMutablePointer<Int> {
+    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
+  }
+
+  /// Neither stopped nor disposed: events still pass.
+  @inlinable
+  var isActive: Bool {
+    streams_atomic_load(flagsAddress) & (SinkLifecycleBits.disposed | SinkLifecycleBits.stopped)
+      == 0
   }
 
   @inlinable
-  static func isDisposed(_ flags: UnsafeMutablePointer<Int>) -> Bool {
-    streams_atomic_load(flags) & disposedBit != 0
+  var isDisposed: Bool { streams_atomic_load(flagsAddress) & SinkLifecycleBits.disposed != 0 }
+
+  /// Whether the upstream was set (after which it no longer changes).
+  @inlinable
+  var isUpstreamSet: Bool {
+    streams_atomic_load(flagsAddress) & SinkLifecycleBits.upstreamSet != 0
   }
 
   /// Marks the sink stopped for a terminal event; `true` if it was active until now (the caller
   /// then delivers the terminal event and disposes).
   @inlinable
-  static func stop(_ flags: UnsafeMutablePointer<Int>) -> Bool {
-    streams_atomic_fetch_or(flags, stoppedBit) & (disposedBit | stoppedBit) == 0
+  func stop() -> Bool {
+    streams_atomic_fetch_or(flagsAddress, SinkLifecycleBits.stopped)
+      & (SinkLifecycleBits.disposed | SinkLifecycleBits.stopped) == 0
   }
 
-  /// Publishes an upstream the caller has just written into its slot (``setUpstream(_:)`` on a
-  /// sink: `precondition(SinkLifecycle.canSetUpstream(flags))`, write the slot, then this).
-  /// Returns `true` when the sink was disposed before: `dispose` left the slot alone, and the
-  /// caller takes the upstream back out of the slot and disposes it.
+  /// Stores the upstream disposable; disposes it at once when the sink was disposed before.
+  /// Setting it twice stops the program with `message`.
   @inlinable
-  static func publishUpstream(_ flags: UnsafeMutablePointer<Int>) -> Bool {
-    streams_atomic_fetch_or(flags, upstreamSetBit) & disposedBit != 0
+  func setUpstream(
+    _ disposable: consuming any Disposable,
+    ifSetTwice message: @autoclosure () -> String =
+      "Streams internal error: upstream disposable set twice"
+  ) {
+    precondition(!isUpstreamSet, message())
+    upstreamSlot = consume disposable
+    // Disposed before: `disposeLifecycle()` left the slot alone; take the upstream back out.
+    if streams_atomic_fetch_or(flagsAddress, SinkLifecycleBits.upstreamSet)
+      & SinkLifecycleBits.disposed != 0
+    {
+      upstreamSlot.take()?.dispose()
+    }
   }
 
-  /// Whether no upstream was set yet (setting one twice is an internal error).
+  /// Marks the sink disposed and disposes the upstream if it was set (otherwise
+  /// ``setUpstream(_:ifSetTwice:)`` will). Returns `true` for the first call, whose caller then
+  /// runs its own disposal action. The slot is not touched when the upstream is not set yet (not
+  /// even as an `inout` argument), so that concurrent calls do not race on it.
   @inlinable
-  static func canSetUpstream(_ flags: UnsafeMutablePointer<Int>) -> Bool {
-    streams_atomic_load(flags) & upstreamSetBit == 0
+  @discardableResult
+  func disposeLifecycle() -> Bool {
+    let previous = streams_atomic_fetch_or(flagsAddress, SinkLifecycleBits.disposed)
+    if previous & SinkLifecycleBits.disposed != 0 { return false }
+    if previous & SinkLifecycleBits.upstreamSet != 0 { upstreamSlot.take()?.dispose() }
+    return true
   }
-
-  /// Marks the sink disposed. `first` is `true` for the first call (the caller then runs its own
-  /// disposal action); `ownsUpstream` is `true` when the upstream was already published, so that
-  /// this caller, and only it, takes it out of the slot and disposes it. The slot is not touched
-  /// otherwise (not even as an `inout` argument), so that concurrent calls do not race on it.
-  @inlinable
-  static func dispose(_ flags: UnsafeMutablePointer<Int>) -> (first: Bool, ownsUpstream: Bool) {
-    let previous = streams_atomic_fetch_or(flags, disposedBit)
-    if previous & disposedBit != 0 { return (false, false) }
-    return (true, previous & upstreamSetBit != 0)
-  }
-
 }

@@ -1,3 +1,5 @@
+import StreamsShims
+
 /// A disposable whose underlying disposable is set exactly once, possibly after it was disposed.
 ///
 /// ```swift
@@ -19,43 +21,38 @@
 /// One allocation and no lock: the same lifecycle word and slot hand-over as the sinks
 /// (`SinkLifecycle`).
 ///
-/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `slot` is written by
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `upstreamSlot` is written by
 /// `setDisposable` before the set bit is published and afterwards touched by exactly one thread,
 /// the one that `SinkLifecycle` says owns it.
-public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
-  /// The lifecycle word; must stay the first stored property (see `GuardedSink`).
+public final class SingleAssignmentDisposable: SinkLifecycle, Cancelable, @unchecked Sendable {
+  /// The lifecycle word: the first stored property (`SinkLifecycle`).
   @usableFromInline var flags: Int
-  @exclusivity(unchecked) @usableFromInline var slot: (any Disposable)?
+  @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?
 
   /// An empty disposable; call ``setDisposable(_:)`` once.
   @inlinable
   public init() {
     flags = 0
-    slot = nil
-  }
-
-  @inlinable
-  var flagsAddress: UnsafeMutablePointer<Int> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
+    upstreamSlot = nil
   }
 
   /// `true` once disposed.
-  public var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
+  public var isDisposed: Bool {
+    streams_atomic_load(flagsAddress) & SinkLifecycleBits.disposed != 0
+  }
 
   /// Sets the underlying disposable; if this was already disposed, disposes `disposable` at once.
   @inlinable
   public func setDisposable(_ disposable: any Disposable) {
-    precondition(
-      SinkLifecycle.canSetUpstream(flagsAddress),
-      "SingleAssignmentDisposable.setDisposable called twice: a single-assignment disposable "
-        + "takes exactly one disposable")
-    slot = disposable
-    if SinkLifecycle.publishUpstream(flagsAddress) { slot.take()?.dispose() }
+    setUpstream(
+      disposable,
+      ifSetTwice: "SingleAssignmentDisposable.setDisposable called twice: a single-assignment "
+        + "disposable takes exactly one disposable")
   }
 
   /// Disposes the underlying disposable, now or when it is set, and lets go of it.
   @inlinable
   public func dispose() {
-    if SinkLifecycle.dispose(flagsAddress).ownsUpstream { slot.take()?.dispose() }
+    disposeLifecycle()
   }
 }

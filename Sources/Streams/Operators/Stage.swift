@@ -82,8 +82,8 @@ struct CompactMapStep<Input, Output>: StageStep {
 /// calls), breaks that grammar: the inner `apply` then overlaps the outer one's access to `step`.
 /// Subjects queue such an event until the current one returns; a `create` source does not.
 @usableFromInline
-final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
-  /// The lifecycle word; must stay the first stored property (see ``GuardedSink``).
+final class StageSink<Step: StageStep>: SinkLifecycle, Cancelable, @unchecked Sendable {
+  /// The lifecycle word: the first stored property (``SinkLifecycle``).
   @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Step.Output>
   @exclusivity(unchecked) @usableFromInline var step: Step
@@ -106,21 +106,13 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   @inlinable
   deinit { Resources.untrack(self) }
 
-  @inlinable
-  var flagsAddress: UnsafeMutablePointer<Int> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Int.self)
-  }
-
-  @inlinable
-  var isDisposed: Bool { SinkLifecycle.isDisposed(flagsAddress) }
-
   /// Applies the step to an element and forwards what it gives, unless the stage stopped or was
   /// disposed (checked again after the step, which is user code and may dispose the stage).
   @inlinable
   func on(_ event: Event<Step.Input>) {
     switch event {
     case .next(let element):
-      guard SinkLifecycle.isActive(flagsAddress) else { return }
+      guard isActive else { return }
       let output: StageOutput<Step.Output>
       do {
         output = try step.apply(element)
@@ -130,17 +122,17 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
       }
       switch output {
       case .emit(let output):
-        guard SinkLifecycle.isActive(flagsAddress), !handedOnIsDisposed else { return }
+        guard isActive, !handedOnIsDisposed else { return }
         downstream.on(.next(output))
       case .skip:
         return
       case .emitThenComplete(let output):
         // Stopped before the element goes out, so that an element the downstream makes the
         // source send meanwhile finds the stage stopped (`take(1)` forwards one element).
-        guard !handedOnIsDisposed, SinkLifecycle.stop(flagsAddress) else { return }
+        guard !handedOnIsDisposed, stop() else { return }
         downstream.on(.next(output))
         // Not if the downstream disposed the subscription during the element.
-        if !SinkLifecycle.isDisposed(flagsAddress), !handedOnIsDisposed {
+        if !isDisposed, !handedOnIsDisposed {
           downstream.on(.completed)
         }
         dispose()
@@ -156,9 +148,7 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   /// Read only once the upstream is published, after which `handedOn` no longer changes.
   @inlinable
   var handedOnIsDisposed: Bool {
-    guard streams_atomic_load(flagsAddress) & SinkLifecycle.upstreamSetBit != 0,
-      let handedOn
-    else { return false }
+    guard isUpstreamSet, let handedOn else { return false }
     return !ReleasingSubscriptions.isActive(handedOn)
   }
 
@@ -166,23 +156,14 @@ final class StageSink<Step: StageStep>: Cancelable, @unchecked Sendable {
   /// subscription the stage handed on was disposed (by the step).
   @inlinable
   func finish(_ event: Event<Step.Output>) {
-    guard SinkLifecycle.stop(flagsAddress) else { return }
+    guard stop() else { return }
     if !handedOnIsDisposed { downstream.on(event) }
     dispose()
   }
 
   @inlinable
-  func setUpstream(_ disposable: consuming any Disposable) {
-    precondition(
-      SinkLifecycle.canSetUpstream(flagsAddress),
-      "Streams internal error: upstream disposable set twice")
-    upstreamSlot = consume disposable
-    if SinkLifecycle.publishUpstream(flagsAddress) { upstreamSlot.take()?.dispose() }
-  }
-
-  @inlinable
   func dispose() {
-    if SinkLifecycle.dispose(flagsAddress).ownsUpstream { upstreamSlot.take()?.dispose() }
+    disposeLifecycle()
   }
 }
 
