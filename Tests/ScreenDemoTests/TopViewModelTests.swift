@@ -9,7 +9,7 @@ import Testing
 
 /// The seed scenario: the top screen's Rx view model feeding its state container, with the
 /// SwiftUI blocks A and B stood in for by render probes and block D configured by hand.
-@Suite("Top screen (seed scenario)", .serialized)
+@Suite("Top screen (seed scenario)", .serialized, .mainSchedulerExclusive)
 @MainActor
 struct TopViewModelTests {
   @Test("on virtual time, each response reaches its block, as RxTest asserts a stream")

@@ -2,7 +2,7 @@ import StreamsState
 import StreamsTest
 import Testing
 
-@Suite("RenderProbe")
+@Suite("RenderProbe", .mainSchedulerExclusive)
 struct RenderProbeTests {
   @Test("renders once at init")
   @MainActor

@@ -24,7 +24,7 @@ private struct SearchViewModel {
 
 /// `TestScheduler.start()` runs on the calling thread: from a main-actor test, every binding on
 /// the main queue writes at once, at the virtual time of the element.
-@Suite("TestScheduler.record(cell)")
+@Suite("TestScheduler.record(cell)", .mainSchedulerExclusive)
 struct TestSchedulerStateTests {
   @Test("records the current value at the clock, then each stored value at its virtual time")
   @MainActor

@@ -5,7 +5,7 @@ import StreamsTest
 import StreamsTrace
 import Testing
 
-@Suite("Trace recorder: causes across hops", .serialized)
+@Suite("Trace recorder: causes across hops", .serialized, .mainSchedulerExclusive)
 struct TraceRecorderHopTests {
   @Test("observe(on:) on virtual time: the send after the hop is caused by the send before it")
   func virtualTimeHopSends() throws {
@@ -199,7 +199,7 @@ struct TraceRecorderHopTests {
   }
 }
 
-@Suite("Trace recorder: terminal call sites", .serialized)
+@Suite("Trace recorder: terminal call sites", .serialized, .mainSchedulerExclusive)
 struct TraceRecorderTerminalTests {
   @Test("drive and emit record the caller's line as their terminal node")
   @MainActor

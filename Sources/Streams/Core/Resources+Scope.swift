@@ -14,20 +14,24 @@ extension Resources {
   ///
   /// An object counts in the scope that was bound where it was made: bound by `run` on the
   /// calling thread or task, and inherited by the tasks that the task creates (a task-local
-  /// value). A thread the work starts itself does not inherit it: bind ``current`` on it
+  /// value), even those still running after `run` returned. A thread the work starts itself does
+  /// not inherit it: read ``current`` before starting the thread and bind it there
   /// (`scope?.run { ... }` in the thread's body). Objects that a scheduler's queue makes are not
   /// counted. An object leaves the scope when it is released, on whatever thread.
   ///
   /// Counted only where ``Resources/isCounting`` (debug builds of Streams); elsewhere ``live``
-  /// stays 0. While any scope is bound, every Streams object made anywhere in the process also
-  /// reads the task-local value, and one made in a scope takes a lock when it is made and when
-  /// it is released: a facility for tests, not for production code.
+  /// stays 0. Once a process has made a scope, every Streams object it makes also reads the
+  /// task-local value; one made in a scope takes a lock when it is made, and while any object
+  /// made in a scope is alive, every Streams object released takes that lock: a facility for
+  /// tests, not for production code.
   public final class Scope: Sendable {
     /// The objects made in this scope and not yet released.
     let count = AtomicCounter()
 
     /// A scope with nothing counted in it.
-    public init() {}
+    public init() {
+      Self.made.store(1)
+    }
 
     /// The number of Streams objects made in this scope that are still alive.
     public var live: Int { count.value }
@@ -41,9 +45,7 @@ extension Resources {
     /// - Parameter body: The work whose objects to count.
     /// - Returns: What `body` returns.
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-      Self.bindings.increment()
-      defer { Self.bindings.decrement() }
-      return try Self.$bound.withValue(self, operation: body)
+      try Self.$bound.withValue(self, operation: body)
     }
 
     /// Runs `body` with this scope bound: the Streams objects it makes, and those the tasks it
@@ -56,16 +58,15 @@ extension Resources {
     public func run<Result>(
       isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async rethrows -> Result {
-      Self.bindings.increment()
-      defer { Self.bindings.decrement() }
-      return try await Self.$bound.withValue(self, operation: body)
+      try await Self.$bound.withValue(self, operation: body)
     }
 
     /// The scope bound where the calling code runs.
     @TaskLocal static var bound: Scope?
-    /// How many `run` calls are under way, in any scope: objects consult ``bound`` only while
-    /// there is one (one atomic load per object otherwise).
-    @usableFromInline static let bindings = AtomicCounter()
+    /// 1 once the process has made a scope: objects consult ``bound`` only then (one atomic load
+    /// per object otherwise). Never reset, so that a task still running after its `run` returned
+    /// counts in its scope whatever other tests do.
+    @usableFromInline static let made = AtomicCounter()
     /// How many live objects are in a scope: a released object looks itself up only while there
     /// is one.
     @usableFromInline static let registered = AtomicCounter()

@@ -39,7 +39,7 @@ public enum Resources {
   static func track(_ object: AnyObject) {
     #if DEBUG
       counter.increment()
-      if Scope.bindings.value != 0 { Scope.track(object) }
+      if Scope.made.value != 0 { Scope.track(object) }
     #endif
   }
 

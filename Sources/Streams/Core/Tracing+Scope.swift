@@ -14,14 +14,19 @@ extension Tracing {
   /// ```
   ///
   /// The tracer is bound to the calling thread or task, and inherited by the tasks that the task
-  /// creates (a task-local value). Work handed on through a scheduler, a state binding's hop or
-  /// a bridge's `Task` keeps it wherever it runs, even after `body` returns; a thread that
-  /// `body` starts itself does not: bind ``boundTracer`` there. This is how tests that trace run
+  /// creates (a task-local value) while `body` runs; a task still running after `body` returned
+  /// is traced only while some other call is under way, so finish such work in `body`. One-shot
+  /// work handed on through a scheduler (`schedule`, `scheduleRelative`, not periodic timers), a
+  /// state binding's hop or the events a bridge's `Task` sends keeps the tracer wherever it
+  /// runs, even after `body` returns. A thread that `body` starts itself does not: read
+  /// ``boundTracer`` before starting it and bind it there. This is how tests that trace run
   /// beside other tests: ``install(_:)`` is process-wide.
   ///
   /// While any call is under way, every subscription and every send into a subject in the
   /// process reads the task-local value, and one made outside any call takes a lock to read the
-  /// installed tracer: a facility for tests and tools, not for an app's production code.
+  /// installed tracer: a facility for tests and tools, not for an app's production code. A thread
+  /// that used `tracer` keeps it (and so the recorder's memory) until it uses another tracer or
+  /// exits, as after `install(nil)`.
   ///
   /// - Parameters:
   ///   - tracer: The tracer of the calling code while `body` runs.

@@ -1,8 +1,9 @@
+import StreamsTest
 import Testing
 
 @testable import Streams
 
-@Suite("Infallible and SharedSequence values", .timeLimit(.minutes(1)))
+@Suite("Infallible and SharedSequence values", .timeLimit(.minutes(1)), .mainSchedulerExclusive)
 struct InfallibleTypeValuesTests {
   @Test("Infallible.values is a non-throwing sequence of every element")
   func infallibleValues() async {

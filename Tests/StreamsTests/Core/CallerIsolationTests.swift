@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsTest
 import Testing
 
 /// A main-actor object whose subscriptions' closures Swift 6 infers to be main-actor isolated.
@@ -44,7 +45,9 @@ private actor Counter {
   }
 }
 
-@Suite("Caller isolation: closures written on an actor are checked where they are called")
+@Suite(
+  "Caller isolation: closures written on an actor are checked where they are called",
+  .mainSchedulerExclusive)
 struct CallerIsolationTests {
   @Test("a main-actor closure delivered on the main actor runs")
   @MainActor
@@ -143,7 +146,7 @@ struct CallerIsolationTests {
     }
     let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(output.contains("closures given to subscribe at"), "stderr: \(output)")
-    #expect(output.contains("StreamsTests/CallerIsolationTests.swift:13"), "stderr: \(output)")
+    #expect(output.contains("StreamsTests/CallerIsolationTests.swift:14"), "stderr: \(output)")
     #expect(output.contains("the main actor"), "stderr: \(output)")
   }
 

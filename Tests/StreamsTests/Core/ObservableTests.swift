@@ -194,15 +194,16 @@ struct ObservableTests {
   }
 
   @Test("an error without onError goes to Hooks.defaultErrorHandler")
-  func unhandledError() {
-    let recorded = UnhandledErrors()
-    let previous = Hooks.defaultErrorHandler
-    Hooks.defaultErrorHandler = { _, error in recorded.append("\(error)") }
-    defer { Hooks.defaultErrorHandler = previous }
-    let subject = PublishSubject<Int>()
-    _ = subject.subscribe(onNext: { _ in })
-    subject.onError(TestError.boom)
-    #expect(recorded.values.contains("boom"))
+  func unhandledError() async {
+    // The handler is process-wide: the check runs in a child process of its own.
+    await #expect(processExitsWith: .success) {
+      let recorded = UnhandledErrors()
+      Hooks.defaultErrorHandler = { _, error in recorded.append("\(error)") }
+      let subject = PublishSubject<Int>()
+      _ = subject.subscribe(onNext: { _ in })
+      subject.onError(TestError.boom)
+      precondition(recorded.values == ["boom"], "\(recorded.values)")
+    }
   }
 
   @Test("binding an erroring sequence to a relay stops the program with a message")

@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsTest
 import Testing
 
 /// A main-actor view model whose operator closures Swift 6 infers to be main-actor isolated.
@@ -99,7 +100,9 @@ private func sendFromBackground(_ subject: PublishSubject<Int>, _ element: Int) 
   }
 }
 
-@Suite("Operator closures written on an actor are checked where they are called")
+@Suite(
+  "Operator closures written on an actor are checked where they are called", .mainSchedulerExclusive
+)
 struct OperatorIsolationTests {
   @Test("main-actor operator closures delivered on the main actor run")
   @MainActor
@@ -144,7 +147,7 @@ struct OperatorIsolationTests {
     }
     let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(output.contains("closures given to map at"), "stderr: \(output)")
-    #expect(output.contains("StreamsTests/OperatorIsolationTests.swift:16"), "stderr: \(output)")
+    #expect(output.contains("StreamsTests/OperatorIsolationTests.swift:17"), "stderr: \(output)")
     #expect(output.contains("the main actor"), "stderr: \(output)")
   }
 

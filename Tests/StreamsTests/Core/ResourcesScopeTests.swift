@@ -9,6 +9,7 @@ import Testing
 struct ResourcesScopeTests {
   @Test("counts the objects made in run, until they are released")
   func countsOwnObjects() {
+    guard Resources.isCounting else { return }
     let scope = Resources.Scope()
     let subject = scope.run { PublishSubject<Int>() }
     #expect(scope.live == 1)
@@ -85,6 +86,23 @@ struct ResourcesScopeTests {
     let subject = await scope.run {
       await Task { Unchecked(PublishSubject<Int>()) }.value
     }
+    #expect(scope.live == 1)
+    withExtendedLifetime(subject) {}
+  }
+
+  @Test("a task made in run and still running after it returned counts in the scope")
+  func taskOutlivesRun() async {
+    guard Resources.isCounting else { return }
+    let scope = Resources.Scope()
+    let gate = AsyncStream<Void>.makeStream()
+    let task = scope.run {
+      Task {
+        for await _ in gate.stream {}
+        return Unchecked(PublishSubject<Int>())
+      }
+    }
+    gate.continuation.finish()
+    let subject = await task.value
     #expect(scope.live == 1)
     withExtendedLifetime(subject) {}
   }

@@ -115,16 +115,20 @@ struct TracingTests {
     }
   }
 
-  @Test("with no tracer installed nothing is reported and Tracing.current is nil")
-  func noTracer() {
-    Tracing.install(nil)
-    #expect(Tracing.current == nil)
-    let tracer = RecordingTracer()
-    let subject = PublishSubject<Int>()
-    tracer.trace([subject.traceNode.id])
-    _ = subject.subscribe(onNext: { _ in })
-    subject.onNext(1)
-    #expect(tracer.lines.isEmpty)
+  @Test("with no tracer installed or bound, Tracing.current is nil and nothing is traced")
+  func noTracer() async {
+    // Installs and removes the process-wide tracer: in a child process of its own.
+    await #expect(processExitsWith: .success) {
+      let tracer = RecordingTracer()
+      let subject = PublishSubject<Int>()
+      tracer.trace([subject.traceNode.id])
+      Tracing.install(tracer)
+      Tracing.install(nil)
+      precondition(Tracing.current == nil, "a removed tracer is still current")
+      _ = subject.subscribe(onNext: { _ in })
+      subject.onNext(1)
+      precondition(tracer.lines.isEmpty, "\(tracer.lines)")
+    }
   }
 
   @Test("every observable gets a distinct id")

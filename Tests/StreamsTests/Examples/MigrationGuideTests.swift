@@ -36,7 +36,7 @@ final class GreetingStateViewModel {
   }
 }
 
-@Suite("Migration guide: view models on virtual time")
+@Suite("Migration guide: view models on virtual time", .mainSchedulerExclusive)
 struct MigrationGuideTests {
   @Test("observe(on: MainScheduler.instance) in a @MainActor test delivers at once")
   @MainActor

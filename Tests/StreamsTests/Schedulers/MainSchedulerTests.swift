@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsTest
 import Testing
 
 /// Waits at most five seconds for `semaphore`; `true` when it was signalled. Only arrival is
@@ -21,7 +22,7 @@ private final class DispatchSpecificKeyBox: @unchecked Sendable {
   var onMain: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }
 
-@Suite("MainScheduler", .serialized)
+@Suite("MainScheduler", .serialized, .mainSchedulerExclusive)
 struct MainSchedulerTests {
   @Test("on the main thread with nothing queued, instance runs the work at once")
   @MainActor
@@ -138,7 +139,7 @@ struct MainSchedulerTests {
   }
 }
 
-@Suite("ConcurrentMainScheduler")
+@Suite("ConcurrentMainScheduler", .mainSchedulerExclusive)
 struct ConcurrentMainSchedulerTests {
   @Test("on the main thread, work runs at once, nested work included")
   @MainActor

@@ -6,7 +6,7 @@ import Testing
 /// The suites of `Driver`, `Signal` and their operators run one test at a time: the main-thread
 /// hop delivers synchronously only while no other hop is queued, process-wide (as RxSwift's
 /// `MainScheduler` does), so tests that check synchronous delivery must not overlap.
-@Suite("Main-thread delivery", .serialized)
+@Suite("Main-thread delivery", .serialized, .mainSchedulerExclusive)
 enum MainThreadDeliveryTests {}
 
 extension MainThreadDeliveryTests {
