@@ -231,10 +231,11 @@ final class TurnWaiter: @unchecked Sendable {
     case gaveUp
   }
 
-  /// How many waits ran out of ``patience`` in this process: each lets a claim holder deliver
-  /// past its turn, so a test of the bound reads it (a waiter gives up only when held up for
-  /// 20 ms, which a loaded machine, ThreadSanitizer say, can do to any thread).
-  @usableFromInline package static let gaveUpCount = AtomicCounter()
+  /// How many waits of the calling thread ran out of ``patience``: each lets a claim holder
+  /// deliver past its turn, so a test of the bound reads it on its senders' threads (a waiter
+  /// gives up only when held up for 20 ms, which a loaded machine, ThreadSanitizer say, can do to
+  /// any thread).
+  static var gaveUpOnThisThread: Int { Trampoline.current.turnWaitsGivenUp }
 
   /// Parks the calling thread until woken or until ``patience`` runs out.
   @inlinable
@@ -243,7 +244,7 @@ final class TurnWaiter: @unchecked Sendable {
     case 2: return .handed
     case 1: return .done
     default:
-      Self.gaveUpCount.increment()
+      Trampoline.currentUnretained._withUnsafeGuaranteedRef { $0.turnWaitsGivenUp &+= 1 }
       return .gaveUp
     }
   }

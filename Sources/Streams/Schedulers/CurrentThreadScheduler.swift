@@ -117,6 +117,8 @@ final class Trampoline {
   /// The `do` disposals deferred on this thread while ``DoLifecycle/disposeFully(_:)`` runs
   /// (see there), and how many of its calls are running.
   @exclusivity(unchecked) var deferredDisposals: [DoLifecycle] = []
+  /// How many of this thread's waits for a delivery turn gave up (``TurnWaiter/wait()``).
+  @exclusivity(unchecked) @usableFromInline var turnWaitsGivenUp = 0
   @exclusivity(unchecked) var disposeFullyDepth = 0
 
   /// Reads the installed tracer under its lock and keeps it for this thread; returns it.

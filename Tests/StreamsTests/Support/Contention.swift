@@ -1,13 +1,17 @@
 import Dispatch
 import Foundation
-import Streams
 import Testing
+
+@testable import Streams
 
 /// What a contention run measured: the most events one call delivered on its thread, and how
 /// many events the observer received.
 struct ContentionStats {
   var maxPerCall: Int
   var delivered: Int
+  /// How many waits for a delivery turn the run's threads gave up (after which a claim holder
+  /// may deliver past its turn).
+  var gaveUp = 0
 }
 
 /// How many events the observer of a contention run received on the calling thread: each thread
@@ -51,16 +55,20 @@ enum Contention {
     let start = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     let results = TestBox(0)
+    let gaveUp = TestBox(0)
     let finished = TestBox(false)
     for sender in 0..<senders {
       done.enter()
       Thread {
         start.wait()
+        let gaveUpBefore = TurnWaiter.gaveUpOnThisThread
         var most = 0
         for seq in 1...perSender {
           most = max(most, CallMeter.count { send(sender * stride + seq) })
         }
         results.withLock { $0 = max($0, most) }
+        let given = TurnWaiter.gaveUpOnThisThread - gaveUpBefore
+        gaveUp.withLock { $0 += given }
         done.leave()
       }.start()
     }
@@ -69,7 +77,10 @@ enum Contention {
       side.enter()
       Thread {
         start.wait()
+        let gaveUpBefore = TurnWaiter.gaveUpOnThisThread
         alongside { finished.withLock { $0 } }
+        let given = TurnWaiter.gaveUpOnThisThread - gaveUpBefore
+        gaveUp.withLock { $0 += given }
         side.leave()
       }.start()
     }
@@ -78,7 +89,8 @@ enum Contention {
     #expect(inTime, "the senders did not finish: a lost hand-off or a deadlock")
     finished.withLock { $0 = true }
     _ = side.wait(timeout: .now() + .seconds(60))
-    return ContentionStats(maxPerCall: results.withLock { $0 }, delivered: 0)
+    return ContentionStats(
+      maxPerCall: results.withLock { $0 }, delivered: 0, gaveUp: gaveUp.withLock { $0 })
   }
 }
 
