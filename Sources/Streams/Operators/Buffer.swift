@@ -58,6 +58,10 @@ private final class BufferSink<Element: Sendable>: @unchecked Sendable {
     var timersStopped = false
     var outbox = SerialOutbox<[Element]>()
 
+    mutating func nextPending() -> Event<[Element]>? { outbox.next() }
+
+    var turnRank: Int { outbox.turns.rank }
+
     /// Emits the buffer and starts the next window: returns the new window's id (`nil` once the
     /// sequence ended) and the event to deliver.
     mutating func closeWindow() -> (result: Int?, deliver: Event<[Element]>?) {

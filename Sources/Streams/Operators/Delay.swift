@@ -45,6 +45,10 @@ private final class DelaySink<Element: Sendable>: @unchecked Sendable {
     var active = false
     var stopped = false
     var outbox = SerialOutbox<Element>()
+
+    mutating func nextPending() -> Event<Element>? { outbox.next() }
+
+    var turnRank: Int { outbox.turns.rank }
   }
 
   let output: GuardedSink<Element>

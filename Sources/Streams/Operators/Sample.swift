@@ -57,6 +57,10 @@ private final class SampleSink<Element> {
     var element: Element?
     var atEnd = false
     var outbox = SerialOutbox<Element>()
+
+    mutating func nextPending() -> Event<Element>? { outbox.next() }
+
+    var turnRank: Int { outbox.turns.rank }
   }
 
   let output: GuardedSink<Element>

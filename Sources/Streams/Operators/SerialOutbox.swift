@@ -218,7 +218,13 @@ extension SerialOutboxOwner {
 @usableFromInline
 protocol OutboxState {
   associatedtype Output
-  var outbox: SerialOutbox<Output> { get set }
+
+  /// The next event queued for the delivering thread, if any (``SerialOutbox/next()``).
+  mutating func nextPending() -> Event<Output>?
+
+  /// The outbox's rank (``DeliveryTurns/rank``): it tells a drain whether the waiter the calling
+  /// thread registered is this outbox's.
+  var turnRank: Int { get }
 }
 
 extension Locked where State: OutboxState {
@@ -244,7 +250,7 @@ extension Locked where State: OutboxState {
     if first != nil {
       rank = ClaimRank.takeClaimed()
     } else {
-      guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.outbox.turns.rank }),
+      guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.turnRank }),
         waiter.wait() == .handed
       else { return }
       rank = waiter.rank
@@ -252,10 +258,10 @@ extension Locked where State: OutboxState {
     // Entered before a handed claim's first event is taken: a new call's turn count starts here.
     let saved = ClaimRank.enter(rank)
     defer { ClaimRank.leave(saved) }
-    guard var event = first ?? withLock({ $0.outbox.next() }) else { return }
+    guard var event = first ?? withLock({ $0.nextPending() }) else { return }
     while true {
       sink.on(event)
-      guard let next = withLock({ $0.outbox.next() }) else { return }
+      guard let next = withLock({ $0.nextPending() }) else { return }
       event = next
     }
   }

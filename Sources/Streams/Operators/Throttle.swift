@@ -51,6 +51,10 @@ private final class ThrottleSink<Element: Sendable>: @unchecked Sendable {
     var completed = false
     var outbox = SerialOutbox<Element>()
 
+    mutating func nextPending() -> Event<Element>? { outbox.next() }
+
+    var turnRank: Int { outbox.turns.rank }
+
     /// Emits `element` now; returns the event to deliver.
     mutating func sendNow(_ element: Element, at now: Int64) -> Event<Element>? {
       lastSentTime = now

@@ -90,6 +90,10 @@ private final class TimeoutSink<Element>: @unchecked Sendable {
     var id = 0
     var switched = false
     var outbox = SerialOutbox<Element>()
+
+    mutating func nextPending() -> Event<Element>? { outbox.next() }
+
+    var turnRank: Int { outbox.turns.rank }
   }
 
   let output: GuardedSink<Element>
