@@ -206,10 +206,10 @@ extension SerialOutboxOwner {
   }
 }
 
-/// Lock-guarded state whose ``SerialOutbox`` delivers to a ``GuardedSink``: the time-based
-/// operators (`debounce`, `throttle`, `buffer`, `delay`, `timeout`, `take(for:)`, `sample`), whose
-/// events come from the source and from a scheduler. (`observe(on:)` delivers from the same
-/// outbox, one scheduled action per event.)
+/// Lock-guarded state whose ``SerialOutbox`` delivers to a ``GuardedSink``: the state machines of
+/// the time-based operators (`debounce`, `throttle`, `buffer`, `delay`, `timeout`, `sample`) and
+/// the outbox of `take(for:)`, whose events come from the source and from a scheduler or another
+/// sequence. (`observe(on:)` delivers from the same outbox, one scheduled action per event.)
 ///
 /// The sink guards the downstream (it drops what follows a terminal event or disposal), so such
 /// an outbox is never disposed: events queued when the subscription ends are drained by whoever
