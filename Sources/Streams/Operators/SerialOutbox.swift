@@ -206,10 +206,10 @@ extension SerialOutboxOwner {
   }
 }
 
-/// Lock-guarded state whose ``SerialOutbox`` delivers to a ``GuardedSink``: the time-based
-/// operators (`debounce`, `throttle`, `buffer`, `delay`, `timeout`, `take(for:)`, `sample`), whose
-/// events come from the source and from a scheduler. (`observe(on:)` delivers from the same
-/// outbox, one scheduled action per event.)
+/// Lock-guarded state whose ``SerialOutbox`` delivers to a ``GuardedSink``: the state machines of
+/// the time-based operators (`debounce`, `throttle`, `buffer`, `delay`, `timeout`, `sample`) and
+/// the outbox of `take(for:)`, whose events come from the source and from a scheduler or another
+/// sequence. (`observe(on:)` delivers from the same outbox, one scheduled action per event.)
 ///
 /// The sink guards the downstream (it drops what follows a terminal event or disposal), so such
 /// an outbox is never disposed: events queued when the subscription ends are drained by whoever
@@ -218,7 +218,13 @@ extension SerialOutboxOwner {
 @usableFromInline
 protocol OutboxState {
   associatedtype Output
-  var outbox: SerialOutbox<Output> { get set }
+
+  /// The next event queued for the delivering thread, if any (``SerialOutbox/next()``).
+  mutating func nextPending() -> Event<Output>?
+
+  /// The outbox's rank (``DeliveryTurns/rank``): it tells a drain whether the waiter the calling
+  /// thread registered is this outbox's.
+  var turnRank: Int { get }
 }
 
 extension Locked where State: OutboxState {
@@ -244,7 +250,7 @@ extension Locked where State: OutboxState {
     if first != nil {
       rank = ClaimRank.takeClaimed()
     } else {
-      guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.outbox.turns.rank }),
+      guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.turnRank }),
         waiter.wait() == .handed
       else { return }
       rank = waiter.rank
@@ -252,10 +258,10 @@ extension Locked where State: OutboxState {
     // Entered before a handed claim's first event is taken: a new call's turn count starts here.
     let saved = ClaimRank.enter(rank)
     defer { ClaimRank.leave(saved) }
-    guard var event = first ?? withLock({ $0.outbox.next() }) else { return }
+    guard var event = first ?? withLock({ $0.nextPending() }) else { return }
     while true {
       sink.on(event)
-      guard let next = withLock({ $0.outbox.next() }) else { return }
+      guard let next = withLock({ $0.nextPending() }) else { return }
       event = next
     }
   }

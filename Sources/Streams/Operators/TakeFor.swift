@@ -60,6 +60,10 @@ extension ObservableType {
 private final class TakeForSink<Element>: @unchecked Sendable {
   struct State: OutboxState {
     var outbox = SerialOutbox<Element>()
+
+    mutating func nextPending() -> Event<Element>? { outbox.next() }
+
+    var turnRank: Int { outbox.turns.rank }
   }
 
   let output: GuardedSink<Element>

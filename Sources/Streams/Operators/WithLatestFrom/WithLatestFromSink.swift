@@ -28,39 +28,68 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
   ) -> any Disposable {
     let sink = WithLatestFromSink(downstream: observer, resultSelector: resultSelector)
     let secondSubscription = second.subscribeNested(AnyObserver { event in sink.secondOn(event) })
-    sink.state.withLock { $0.secondSubscribed(secondSubscription) }?.dispose()
+    sink.perform(sink.state.withLock { $0.secondSubscribed(secondSubscription) })
     let firstSubscription = first.subscribeNested(AnyObserver { event in sink.firstOn(event) })
-    sink.state.withLock { $0.firstSubscribed(firstSubscription) }?.dispose()
+    sink.perform(sink.state.withLock { $0.firstSubscribed(firstSubscription) })
     return sink
   }
 
   private func firstOn(_ event: Event<First>) {
     switch event {
     case .next(let element):
-      drain(state.withLock { $0.firstNext(element) })
+      switch state.withLock({ $0.firstNext(element) }) {
+      case .drop: break
+      case .drain(let first): drain(first)
+      }
     case .error(let error):
-      drain(state.withLock { $0.end(with: .error(error)) })
+      perform(state.withLock { $0.end(with: .error(error)) })
     case .completed:
-      drain(state.withLock { $0.end(with: .completed) })
+      perform(state.withLock { $0.end(with: .completed) })
     }
   }
 
   private func secondOn(_ event: Event<Second>) {
     switch event {
     case .next(let element):
-      let replaced = state.withLock { $0.secondNext(element) }
-      withExtendedLifetime(replaced) {}
+      switch state.withLock({ $0.secondNext(element) }) {
+      case .none: break
+      case .release(let replaced): withExtendedLifetime(replaced) {}
+      }
     case .error(let error):
-      drain(state.withLock { $0.end(with: .error(error)) })
+      perform(state.withLock { $0.end(with: .error(error)) })
     case .completed:
-      state.withLock { $0.secondCompleted() }?.dispose()
+      switch state.withLock({ $0.secondCompleted() }) {
+      case .none: break
+      case .dispose(let subscription): subscription.dispose()
+      }
+    }
+  }
+
+  private func perform(_ action: WithLatestFromStateMachine<First, Second>.SubscribedAction) {
+    switch action {
+    case .keep: break
+    case .dispose(let subscription): subscription.dispose()
+    }
+  }
+
+  private func perform(_ action: WithLatestFromStateMachine<First, Second>.EndAction) {
+    switch action {
+    case .none:
+      break
+    case .drain(let first, let latest):
+      drain(first)
+      withExtendedLifetime(latest) {}
     }
   }
 
   func deliver(_ event: Event<(First, Second)>) -> Bool {
     deliverSelecting(
       event, to: downstream, { try resultSelector($0.0, $0.1) },
-      selectorFailed: { state.withLock { $0.selectorFailed() } })
+      selectorFailed: {
+        switch state.withLock({ $0.selectorFailed() }) {
+        case .release(let queued, let latest): (queued, latest)
+        }
+      })
   }
 
   func nextPending() -> Event<(First, Second)>? {
@@ -72,8 +101,11 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
   }
 
   func dispose() {
-    let (subscriptions, released) = state.withLock { $0.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(released) {}
+    switch state.withLock({ $0.dispose() }) {
+    case .dispose(let first, let second, let queued, let latest):
+      first?.dispose()
+      second?.dispose()
+      withExtendedLifetime((queued, latest)) {}
+    }
   }
 }
