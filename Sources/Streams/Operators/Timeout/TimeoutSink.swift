@@ -41,7 +41,11 @@ final class TimeoutSink<Element>: @unchecked Sendable {
       state.drain(first, into: output)
     case .drainAndStartTimer(let first, let timer):
       state.drain(first, into: output)
-      startTimer(id: timer)
+      // The observer may have made the source send again meanwhile, starting a later timer.
+      switch state.withLock({ $0.timerStarting(timer) }) {
+      case .start: startTimer(id: timer)
+      case .skip: break
+      }
     }
   }
 

@@ -50,6 +50,15 @@ struct TimeoutStateMachine<Element> {
     case switchToOther
   }
 
+  /// Whether to start a timer the machine asked for, now that its event was drained.
+  enum TimerStartAction {
+    /// Start it: it is still the latest, and the source still runs.
+    case start
+    /// Do not: an element sent while the event was delivered (re-entrantly) started a later
+    /// one, which must stay, or the sequence switched or ended.
+    case skip
+  }
+
   /// What to do with an event of `other`.
   enum OtherAction {
     /// Nothing: `other` already ended.
@@ -70,6 +79,13 @@ struct TimeoutStateMachine<Element> {
     }
     state = .running(timer: timer &+ 1)
     return .drainAndStartTimer(outbox.send(event), timer: timer &+ 1)
+  }
+
+  /// Timer `timer` is about to start (``SourceAction/drainAndStartTimer(_:timer:)``, after the
+  /// drain): only if it is still the latest.
+  func timerStarting(_ timer: Int) -> TimerStartAction {
+    guard case .running(let latest) = state, latest == timer else { return .skip }
+    return .start
   }
 
   /// Timer `fired` fired: unless the source sent an event since it started, the sequence

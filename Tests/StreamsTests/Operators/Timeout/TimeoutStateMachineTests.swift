@@ -48,6 +48,13 @@ struct TimeoutStateMachineTests {
   func transitionsSwitch() {
     var machine = Machine()
     #expect(Self.text(machine.sourceSent(.next(1))) == "drain next(1), start 1")
+    #expect(machine.timerStarting(1) == .start)
+    // Sent while 1 is delivered: queued behind it.
+    #expect(Self.text(machine.sourceSent(.next(2))) == "drain nil, start 2")
+    #expect(machine.timerStarting(1) == .skip)  // 2's, started re-entrantly, stays
+    #expect(machine.timerStarting(2) == .start)
+    machine = Machine()
+    #expect(Self.text(machine.sourceSent(.next(1))) == "drain next(1), start 1")
     #expect(Self.name(machine.nextPending()) == "nil")
     #expect(Self.text(machine.timerFired(0)) == "none")  // stale
     #expect(Self.text(machine.timerFired(1)) == "switch")
@@ -71,6 +78,25 @@ struct TimeoutStateMachineTests {
       #expect(Self.text(machine.timerFired(1)) == "none")
       #expect(Self.text(machine.sourceSent(.next(2))) == "drop")
     }
+  }
+
+  @Test("an element sent re-entrantly keeps its timer: the earlier one does not replace it")
+  func reentrantElementKeepsItsTimer() {
+    let scheduler = CountingScheduler()
+    let log = ScenarioLog()
+    let source = HandSource(log: log, name: "source")
+    var lines: [String] = []
+    _ = source.observable.timeout(.seconds(10), other: Observable.just(99), scheduler: scheduler)
+      .subscribe(onNext: { value in
+        lines.append("\(value) at \(scheduler.base.clock)")
+        if value == 1 { source.send(2) }  // queued behind 1, delivered before 1's timer starts
+      })
+    scheduler.base.advanceTo(5)
+    source.send(1)
+    scheduler.base.advanceTo(100)
+    // 2's timer, started at 5, fires at 15: other runs.
+    #expect(lines == ["1 at 5", "2 at 5", "99 at 15"])
+    #expect(scheduler.liveTimers == 0)
   }
 
   @Test("a timer that was never started firing is an internal error")
