@@ -6,87 +6,6 @@ import StreamsTrace
 import Synchronization
 import Testing
 
-/// Tracing off, or StreamsTrace's recorder installed (with a timeline, so that every delivery
-/// also goes through the recorder's per-thread queues).
-enum StressTracing: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  case off
-  case on
-
-  var testDescription: String { "tracing \(rawValue)" }
-
-  /// Runs `body` with the recorder bound (`.on`, ``Tracing/withTracer(_:_:)``) or not; with it,
-  /// the graph read afterwards must have no live terminal subscription left and no edge or
-  /// delivery naming an unknown node.
-  func run(_ body: () -> Void) {
-    guard self == .on else { return body() }
-    let recorder = Self.makeRecorder()
-    Tracing.withTracer(recorder, body)
-    Self.check(recorder)
-  }
-
-  /// Runs `body` counting its objects in `scope`, with the recorder bound (`.on`) or not.
-  func run(
-    counting scope: Resources.Scope, isolation: isolated (any Actor)? = #isolation,
-    _ body: () async -> Void
-  ) async {
-    guard self == .on else { return await scope.run(body) }
-    let recorder = Self.makeRecorder()
-    await scope.run { await Tracing.withTracer(recorder, body) }
-    Self.check(recorder)
-  }
-
-  private static func makeRecorder() -> TraceRecorder {
-    TraceRecorder(configuration: TraceConfiguration(recentDeliveries: 256, timeline: true))
-  }
-
-  private static func check(_ recorder: TraceRecorder) {
-    let graph = recorder.graph
-    let ids = Set(graph.nodes.map(\.id))
-    #expect(graph.subscriptions.map(\.file) == [], "live subscriptions left in the trace")
-    #expect(graph.edges.allSatisfy { ids.contains($0.from) && ids.contains($0.to) })
-    #expect(graph.deliveries.allSatisfy { ids.contains($0.from) && ids.contains($0.to) })
-  }
-}
-
-/// Sender `sender`'s element number `sequence`.
-private func tag(_ sender: Int, _ sequence: Int) -> Int { sender * 1_000_000 + sequence }
-
-/// What breaks per-sender order in `elements` (each made by ``tag(_:_:)``; negative elements, a
-/// subject's or a cell's initial value, are skipped): each sender's sequence numbers must
-/// increase, with no duplicate; with `complete`, each of the `senders` must have been seen
-/// sending exactly `0..<complete`, none missing.
-private func senderOrderProblems(_ elements: [Int], senders: Int, complete: Int? = nil)
-  -> [String]
-{
-  var last = [Int](repeating: -1, count: senders)
-  var problems: [String] = []
-  for element in elements where element >= 0 {
-    let sender = element / 1_000_000
-    let sequence = element % 1_000_000
-    guard sender < senders else {
-      problems.append("unexpected element \(element)")
-      continue
-    }
-    if sequence <= last[sender] {
-      problems.append("sender \(sender): \(sequence) after \(last[sender])")
-    } else if complete != nil, sequence != last[sender] + 1 {
-      problems.append("sender \(sender): \(sequence - last[sender] - 1) missing before \(sequence)")
-    }
-    last[sender] = max(last[sender], sequence)
-  }
-  if let complete {
-    for sender in 0..<senders where last[sender] != complete - 1 {
-      problems.append("sender \(sender): last \(last[sender]), expected \(complete - 1)")
-    }
-  }
-  return Array(problems.prefix(5))
-}
-
-/// The grammar and serial delivery as a `ContractRecorder` saw them.
-private func contractProblems<Element>(_ recorder: ContractRecorder<Element>) -> [String] {
-  recorder.violations + (recorder.overlapCount == 0 ? [] : ["\(recorder.overlapCount) overlaps"])
-}
-
 /// One operator under stress: senders call `send` from threads of their own while other threads
 /// subscribe to `observable` and dispose; `finish` runs once every sender is done.
 ///
@@ -182,7 +101,7 @@ struct ReliabilityStressTests {
     _ observable: Observable<Int>, deliversLater: Bool = false, steady: Int = 2
   ) -> StressCase<Int> {
     StressCase(
-      send: { sender, sequence in send(tag(sender, sequence)) }, finish: finish,
+      send: { sender, sequence in send(stressTag(sender, sequence)) }, finish: finish,
       observable: observable,
       check: orderCheck(senders: 4, perSender: Self.perSender, lossless: true),
       deliversLater: deliversLater, steadySubscribers: steady)
@@ -248,7 +167,7 @@ struct ReliabilityStressTests {
       stress {
         let subjects = (0..<4).map { _ in PublishSubject<Int>() }
         return StressCase(
-          send: { sender, sequence in subjects[sender].onNext(tag(sender, sequence)) },
+          send: { sender, sequence in subjects[sender].onNext(stressTag(sender, sequence)) },
           finish: { for subject in subjects { subject.onCompleted() } },
           observable: Observable.merge(subjects.map { $0.asObservable() }),
           check: orderCheck(senders: 4, perSender: Self.perSender, lossless: true))
@@ -263,9 +182,9 @@ struct ReliabilityStressTests {
     tracing.run {
       stress {
         let subjects = (0..<4).map { _ in PublishSubject<Int>() }
-        let last = (0..<4).map { tag($0, Self.perSender - 1) }
+        let last = (0..<4).map { stressTag($0, Self.perSender - 1) }
         return StressCase(
-          send: { sender, sequence in subjects[sender].onNext(tag(sender, sequence)) },
+          send: { sender, sequence in subjects[sender].onNext(stressTag(sender, sequence)) },
           finish: { for subject in subjects { subject.onCompleted() } },
           observable: Observable.combineLatest(subjects[0], subjects[1], subjects[2], subjects[3]) {
             [$0, $1, $2, $3]
@@ -293,10 +212,10 @@ struct ReliabilityStressTests {
       stress {
         let subjects = (0..<4).map { _ in PublishSubject<Int>() }
         let everything = (0..<Self.perSender).map { sequence in
-          (0..<4).map { tag($0, sequence) }
+          (0..<4).map { stressTag($0, sequence) }
         }
         return StressCase(
-          send: { sender, sequence in subjects[sender].onNext(tag(sender, sequence)) },
+          send: { sender, sequence in subjects[sender].onNext(stressTag(sender, sequence)) },
           finish: { for subject in subjects { subject.onCompleted() } },
           observable: Observable.zip(subjects.map { $0.asObservable() }),
           check: { tuples, steady in
@@ -324,7 +243,7 @@ struct ReliabilityStressTests {
             if sender == 3 {
               outer.onNext(sequence % 3)
             } else {
-              inners[sender].onNext(tag(sender, sequence))
+              inners[sender].onNext(stressTag(sender, sequence))
             }
           },
           finish: {
@@ -350,190 +269,6 @@ struct ReliabilityStressTests {
     }
   }
 
-  @Test(
-    "values: steady loops miss nothing, loops left early keep order",
-    arguments: StressTracing.allCases)
-  func values(tracing: StressTracing) async {
-    let scope = Resources.Scope()
-    await tracing.run(counting: scope) {
-      let subject = PublishSubject<Int>()
-      let subscribed = Locked(0)
-      let steady = (0..<2).map { _ in
-        Task { () -> [Int] in
-          let source = subject.do(onSubscribed: { subscribed.withLock { $0 += 1 } })
-          var received: [Int] = []
-          do {
-            for try await value in source.values { received.append(value) }
-          } catch {
-            Issue.record("steady loop failed: \(error)")
-          }
-          return received
-        }
-      }
-      await bridgeWait { subscribed.withLock { $0 } == 2 }
-      let sendersDone = Locked(false)
-      let churners = (0..<4).map { index in
-        Task { () -> [String] in
-          var problems: [String] = []
-          var round = 0
-          repeat {
-            var received: [Int] = []
-            do {
-              for try await value in subject.values(bufferingPolicy: .bufferingNewest(2)) {
-                received.append(value)
-                if received.count > (round + index) % 5 { break }
-              }
-            } catch {
-              problems.append("\(error)")
-            }
-            problems += senderOrderProblems(received, senders: 4)
-            round += 1
-          } while !sendersDone.withLock({ $0 })
-          return problems
-        }
-      }
-      let perSender = Self.perSender
-      let binding = TestBinding.here
-      await Task.detached {
-        binding.run {
-          runOnThreads(4) { sender in
-            for sequence in 0..<perSender { subject.onNext(tag(sender, sequence)) }
-          }
-        }
-      }.value
-      sendersDone.withLock { $0 = true }
-      subject.onCompleted()
-      for task in steady {
-        #expect(senderOrderProblems(await task.value, senders: 4, complete: perSender) == [])
-      }
-      for task in churners {
-        #expect(await task.value == [])
-      }
-    }
-    #expect(released(scope))
-  }
-
-  @Test(
-    "Single's value: awaited, cancelled and answered from other threads",
-    arguments: StressTracing.allCases)
-  func singleValue(tracing: StressTracing) async {
-    let scope = Resources.Scope()
-    await tracing.run(counting: scope) {
-      let subject = PublishSubject<Int>()
-      let consumersDone = Locked(0)
-      let binding = TestBinding.here
-      let senders = Task.detached {
-        binding.run {
-          runOnThreads(4) { sender in
-            var sequence = 0
-            // Paced: threads sending without pause faster than one thread delivers would only
-            // grow the subject's queue (concurrent sends are queued, see PublishSubject).
-            while consumersDone.withLock({ $0 }) < 4 {
-              if subject.hasObservers {
-                subject.onNext(tag(sender, sequence))
-                sequence += 1
-              }
-              sched_yield()
-            }
-          }
-        }
-      }
-      let consumers = (0..<4).map { index in
-        Task.detached { () -> [String] in
-          await binding.run {
-            var problems: [String] = []
-            for round in 0..<200 {
-              let task = Task { () throws -> Int in
-                let single =
-                  round.isMultiple(of: 2)
-                  ? subject.take(1).asSingle()
-                  : Single<Int>.create { observer in
-                    DispatchQueue.global().async { observer(.success(tag(index, round))) }
-                    return Disposables.create()
-                  }
-                return try await single.value
-              }
-              if round % 3 == 0 { task.cancel() }
-              switch await task.result {
-              case .success(let value):
-                if value < 0 || value / 1_000_000 >= 4 { problems.append("unexpected \(value)") }
-              case .failure(let error):
-                if !(error is CancellationError) { problems.append("\(error)") }
-              }
-            }
-            consumersDone.withLock { $0 += 1 }
-            return problems
-          }
-        }
-      }
-      for consumer in consumers { #expect(await consumer.value == []) }
-      await senders.value
-      #expect(!subject.hasObservers)
-    }
-    #expect(released(scope))
-  }
-}
-
-extension MainThreadDeliveryTests {
-  /// The state cells under the same load: a relay bound to a cell, written from four threads,
-  /// while four threads subscribe to the cell as an observable and dispose. Under the main-thread
-  /// suite, whose tests run one at a time (the cell writes on the main queue).
-  @Suite("Reliability Stress: state cells", .serialized)
-  struct ReliabilityStateStressTests {
-    @Test(
-      "a relay bound to a cell, written from four threads, read from four more",
-      arguments: StressTracing.allCases)
-    @MainActor
-    func stateCells(tracing: StressTracing) async {
-      await drainMainQueue()
-      let scope = Resources.Scope()
-      await tracing.run(counting: scope) {
-        let perSender = ReliabilityStressTests.perSender
-        let cell = StateCell(-1)
-        let relay = PublishRelay<Int>()
-        let binding = relay.bind(to: cell)
-        var changes: [Int] = []
-        let observation = cell.onChange { changes.append($0) }
-        let steady = ContractRecorder<Int>()
-        let steadySubscription = cell.asObservable().subscribe(steady.on)
-        let problems = Locked<[String]>([])
-        let carried = TestBinding.here
-        await Task.detached {
-          let sendersLeft = Atomic<Int>(4)
-          carried.run {
-            runOnThreads(ReliabilityStressTests.threads) { index in
-              if index < 4 {
-                for sequence in 0..<perSender { relay.accept(tag(index, sequence)) }
-                sendersLeft.subtract(1, ordering: .sequentiallyConsistent)
-                return
-              }
-              repeat {
-                let recorder = ContractRecorder<Int>()
-                let subscription = cell.asObservable().subscribe(recorder.on)
-                sched_yield()
-                subscription.dispose()
-                let found =
-                  contractProblems(recorder) + senderOrderProblems(recorder.elements, senders: 4)
-                if !found.isEmpty { problems.withLock { $0.append("churn \(index): \(found)") } }
-              } while sendersLeft.load(ordering: .sequentiallyConsistent) > 0
-            }
-          }
-        }.value
-        await bridgeWait { changes.count == 4 * perSender }
-        await drainMainQueue()
-        #expect(senderOrderProblems(changes, senders: 4, complete: perSender) == [])
-        #expect(contractProblems(steady) == [])
-        #expect(
-          senderOrderProblems(steady.elements, senders: 4, complete: perSender) == [])
-        #expect(problems.withLock { $0 } == [])
-        steadySubscription.dispose()
-        binding.dispose()
-        observation.cancel()
-        await drainMainQueue()
-      }
-      #expect(released(scope))
-    }
-  }
 }
 
 /// `true` once `condition` holds; waits up to 10 s (a hang detector, not a timing assertion).
