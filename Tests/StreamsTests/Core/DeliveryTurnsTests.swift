@@ -160,20 +160,30 @@ struct DeliveryTurnsTests {
 
   @Test("a serializer ranks above the ones made before it; a delivery holds its rank")
   func ranks() {
-    let first = PublishSubject<Int>()
-    let second = PublishSubject<Int>()
-    #expect(first.core.rank < second.core.rank)
-    var seen: [Bool] = []
-    let subscription = first.subscribe(onNext: { _ in
-      seen.append(DeliveryTurns(order: .source).callerMayWait)  // a newer one: may wait
-      let held = ClaimRank.enter(0)
-      seen.append(second.core.rank > held)
-      seen.append(first.core.rank > held)  // its own: may not
-    })
-    first.onNext(1)
-    subscription.dispose()
+    // On a thread of its own, whose claim rank starts at 0 (a rank is per thread).
+    let result = TestBox<(seen: [Bool], ordered: Bool, after: Int)>(([], false, -1))
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      let first = PublishSubject<Int>()
+      let second = PublishSubject<Int>()
+      var seen: [Bool] = []
+      let subscription = first.subscribe(onNext: { _ in
+        seen.append(DeliveryTurns(order: .source).callerMayWait)  // a newer one: may wait
+        let held = ClaimRank.enter(0)
+        seen.append(second.core.rank > held)
+        seen.append(first.core.rank > held)  // its own: may not
+      })
+      first.onNext(1)
+      subscription.dispose()
+      let outcome = (seen, first.core.rank < second.core.rank, ClaimRank.enter(0))
+      result.withLock { $0 = outcome }
+      done.signal()
+    }.start()
+    done.wait()
+    let (seen, ordered, after) = result.withLock { $0 }
+    #expect(ordered)
     #expect(seen == [true, true, false])
-    #expect(ClaimRank.enter(0) == 0, "the delivery put the thread's rank back")
+    #expect(after == 0, "the delivery put the thread's rank back")
   }
 
   private func expectBounded(
