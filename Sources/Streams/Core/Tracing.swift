@@ -1,6 +1,7 @@
 import StreamsShims
 
-/// Installs and removes the process-wide tracer.
+/// Installs and removes the process-wide tracer, or binds one to a piece of work
+/// (``withTracer(_:_:)``).
 public enum Tracing {
   /// The installed tracer, its generation (see ``install(_:)``), and how many
   /// ``withTracer(_:_:)`` calls are under way.
