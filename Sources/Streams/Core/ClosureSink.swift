@@ -27,7 +27,7 @@ enum TerminalSubscriber<Element> {
 /// `@unchecked Sendable`: as ``GuardedSink``: `flags` is only accessed atomically after `init`,
 /// `upstreamSlot` is handed over through it, the closures and `owner` are immutable.
 @usableFromInline
-final class ClosureSink<Element>: SinkLifecycle, Cancelable, @unchecked Sendable {
+final class ClosureSink<Element>: SingleUpstreamLifecycle, Cancelable, @unchecked Sendable {
   /// The lifecycle word: the first stored property (``SinkLifecycle``).
   @usableFromInline var flags: Int
   @usableFromInline let onNext: ((Element) -> Void)?

@@ -8,13 +8,13 @@ import StreamsShims
 /// inside `subscribe`); it is then disposed when it is set.
 ///
 /// One allocation and no lock: the lifecycle is one atomic word, and the upstream disposable is
-/// handed over through it (``SinkLifecycle``).
+/// handed over through it (``SingleUpstreamLifecycle``).
 ///
 /// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `upstreamSlot` is
 /// written by `setUpstream` before publishing it and afterwards touched by exactly one thread, as
 /// above; `downstream` and `onDisposed` are immutable.
 @usableFromInline
-final class GuardedSink<Element>: SinkLifecycle, Cancelable, @unchecked Sendable {
+final class GuardedSink<Element>: SingleUpstreamLifecycle, Cancelable, @unchecked Sendable {
   /// The lifecycle word: the first stored property (``SinkLifecycle``).
   @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Element>

@@ -23,8 +23,10 @@ import StreamsShims
 ///
 /// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; `upstreamSlot` is written by
 /// `setDisposable` before the set bit is published and afterwards touched by exactly one thread,
-/// the one that `SinkLifecycle` says owns it.
-public final class SingleAssignmentDisposable: SinkLifecycle, Cancelable, @unchecked Sendable {
+/// the one that `SingleUpstreamLifecycle` says owns it.
+public final class SingleAssignmentDisposable: SingleUpstreamLifecycle, Cancelable,
+  @unchecked Sendable
+{
   /// The lifecycle word: the first stored property (`SinkLifecycle`).
   @usableFromInline var flags: Int
   @exclusivity(unchecked) @usableFromInline var upstreamSlot: (any Disposable)?

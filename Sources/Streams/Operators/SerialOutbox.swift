@@ -156,65 +156,62 @@ struct SerialOutbox<Payload> {
   }
 }
 
-/// An operator sink that delivers through an ``SerialOutbox``.
+/// An operator sink that delivers through the ``SerialOutbox`` of the state machine behind its
+/// lock: the multi-source sinks (``MultiSourceSink``) and `window`.
 @usableFromInline
 protocol SerialOutboxOwner: AnyObject {
   associatedtype Payload
+  /// The state machine, which keeps the outbox.
+  associatedtype Machine: OutboxState where Machine.Output == Payload
+
+  /// The state machine behind its lock.
+  var state: Locked<Machine> { get }
 
   /// Delivers one accepted event downstream (outside any lock). Returns `true` when the sequence
   /// ended with it, in which case ``drain(_:)`` disposes the sink.
   func deliver(_ event: Event<Payload>) -> Bool
-
-  /// Takes the next queued event under the lock (``SerialOutbox/next()``).
-  func nextPending() -> Event<Payload>?
-
-  /// The outbox's rank (``DeliveryTurns/rank``), read under the lock: it tells a drain whether the
-  /// waiter the calling thread registered is this outbox's.
-  var turnRank: Int { get }
 
   /// Disposes every upstream subscription.
   func dispose()
 }
 
 extension SerialOutboxOwner {
+  /// Takes the next queued event under the lock (``SerialOutbox/next()``).
+  @inlinable
+  func nextPending() -> Event<Payload>? {
+    state.withLock { $0.nextPending() }
+  }
+
+  /// The outbox's rank (``DeliveryTurns/rank``), read under the lock: it tells a drain whether the
+  /// waiter the calling thread registered is this outbox's.
+  @inlinable
+  var turnRank: Int {
+    state.withLock { $0.turnRank }
+  }
+
   /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
-  /// behind it, in turns (see ``DeliveryTurns``). With no `first`, waits when the send left a
-  /// ``TurnWaiter``, and delivers when the claim is handed to it.
+  /// behind it, then disposes the sink if the sequence ended (``Locked/drain(_:deliver:)``).
   @inlinable
   func drain(_ first: Event<Payload>?) {
-    let rank: Int
-    if first != nil {
-      rank = ClaimRank.takeClaimed()
-    } else {
-      guard let waiter = TurnWaiter.takeStashed(rank: turnRank), waiter.wait() == .handed else {
-        return
-      }
-      rank = waiter.rank
-    }
-    // Entered before a handed claim's first event is taken: a new call's turn count starts here.
-    let saved = ClaimRank.enter(rank)
-    defer { ClaimRank.leave(saved) }
-    guard var event = first ?? nextPending() else { return }
-    while true {
-      if deliver(event) {
-        dispose()
-        return
-      }
-      guard let next = nextPending() else { return }
-      event = next
-    }
+    // A closure, not the method itself: a method reference here costs a thunk per drain.
+    if state.drain(first, deliver: { deliver($0) }) { dispose() }
   }
+
 }
 
-/// Lock-guarded state whose ``SerialOutbox`` delivers to a ``GuardedSink``: the state machines of
-/// the time-based operators (`debounce`, `throttle`, `buffer`, `delay`, `timeout`, `sample`) and
-/// the outbox of `take(for:)`, whose events come from the source and from a scheduler or another
-/// sequence. (`observe(on:)` delivers from the same outbox, one scheduled action per event.)
+/// Lock-guarded state that keeps a ``SerialOutbox``: every operator state machine with one.
 ///
-/// The sink guards the downstream (it drops what follows a terminal event or disposal), so such
-/// an outbox is never disposed: events queued when the subscription ends are drained by whoever
-/// holds the delivery claim, to a sink that drops them, and released by that thread outside the
-/// lock.
+/// Two kinds of sink deliver from it. A ``SerialOutboxOwner`` (merge, switch, concat, the
+/// combines, withLatestFrom, amb, window) delivers each event itself and is disposed by the drain
+/// that delivered the terminal event. The time-based operators (`debounce`, `throttle`, `buffer`,
+/// `delay`, `timeout`, `sample`) and `take(for:)`, whose events come from the source and from a
+/// scheduler or another sequence, deliver to a ``GuardedSink`` (``Locked/update(into:_:)``).
+/// (`observe(on:)` delivers from the same outbox, one scheduled action per event.)
+///
+/// A ``GuardedSink`` guards the downstream (it drops what follows a terminal event or disposal),
+/// so its outbox is never disposed: events queued when the subscription ends are drained by
+/// whoever holds the delivery claim, to a sink that drops them, and released by that thread
+/// outside the lock.
 @usableFromInline
 protocol OutboxState {
   associatedtype Output
@@ -242,26 +239,38 @@ extension Locked where State: OutboxState {
   }
 
   /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
-  /// behind it to `sink`, outside the lock, in turns (see ``DeliveryTurns``). With no `first`,
-  /// waits when the send left a ``TurnWaiter``, and delivers when the claim is handed to it.
+  /// behind it to `sink`, outside the lock (``drain(_:deliver:)``).
   @inlinable
   func drain(_ first: Event<State.Output>?, into sink: GuardedSink<State.Output>) {
+    _ = drain(first) { event in
+      sink.on(event)
+      return false
+    }
+  }
+
+  /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
+  /// behind it with `deliver`, outside the lock, in turns (see ``DeliveryTurns``), until `deliver`
+  /// says the sequence ended or nothing is left. With no `first`, waits when the send left a
+  /// ``TurnWaiter``, and delivers when the claim is handed to it. Returns whether the sequence
+  /// ended.
+  @inlinable @inline(__always)
+  func drain(_ first: Event<State.Output>?, deliver: (Event<State.Output>) -> Bool) -> Bool {
     let rank: Int
     if first != nil {
       rank = ClaimRank.takeClaimed()
     } else {
-      guard let waiter = TurnWaiter.takeStashed(rank: withLock { $0.turnRank }),
+      guard let waiter = TurnWaiter.takeStashed(rank: withLock({ $0.turnRank })),
         waiter.wait() == .handed
-      else { return }
+      else { return false }
       rank = waiter.rank
     }
     // Entered before a handed claim's first event is taken: a new call's turn count starts here.
     let saved = ClaimRank.enter(rank)
     defer { ClaimRank.leave(saved) }
-    guard var event = first ?? withLock({ $0.nextPending() }) else { return }
+    guard var event = first ?? withLock({ $0.nextPending() }) else { return false }
     while true {
-      sink.on(event)
-      guard let next = withLock({ $0.nextPending() }) else { return }
+      if deliver(event) { return true }
+      guard let next = withLock({ $0.nextPending() }) else { return false }
       event = next
     }
   }

@@ -82,7 +82,7 @@ struct CompactMapStep<Input, Output>: StageStep {
 /// calls), breaks that grammar: the inner `apply` then overlaps the outer one's access to `step`.
 /// Subjects queue such an event until the current one returns; a `create` source does not.
 @usableFromInline
-final class StageSink<Step: StageStep>: SinkLifecycle, Cancelable, @unchecked Sendable {
+final class StageSink<Step: StageStep>: SingleUpstreamLifecycle, Cancelable, @unchecked Sendable {
   /// The lifecycle word: the first stored property (``SinkLifecycle``).
   @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Step.Output>

@@ -26,9 +26,11 @@ struct SubscriptionLifetimeTests {
 
   /// Which source the subscriber is attached to: a subject directly, a chain of element-wise
   /// stages (whose disposable is handed on; `scan` keeps state in its step), an operator with a
-  /// sink of its own (`catch`), `create`.
+  /// sink of its own (`catch`), `create`, and the operators with several sources (a
+  /// `MultiSourceSink` each), whose other sources end at once or never.
   enum Source: String, CaseIterable, CustomTestStringConvertible {
     case subject, stages, scan, catchError, create, share
+    case merge, flatMap, flatMapLatest, concat, combineLatest, withLatestFrom, amb
     var testDescription: String { rawValue }
 
     func make(_ subject: PublishSubject<Int>) -> Observable<Int> {
@@ -39,6 +41,13 @@ struct SubscriptionLifetimeTests {
       case .catchError: return subject.catch { _ in .empty() }
       case .create: return Observable.create { observer in subject.subscribe(observer) }
       case .share: return subject.map { $0 * 2 }.share(replay: 1)
+      case .merge: return Observable.merge(subject.asObservable(), .empty())
+      case .flatMap: return subject.flatMap { Observable.just($0) }
+      case .flatMapLatest: return subject.flatMapLatest { Observable.just($0) }
+      case .concat: return Observable.concat(subject.asObservable(), .empty())
+      case .combineLatest: return Observable.combineLatest(subject, Observable.just(0)) { $0 + $1 }
+      case .withLatestFrom: return subject.withLatestFrom(Observable.just(0)) { value, _ in value }
+      case .amb: return Observable.amb([subject.asObservable(), .never()])
       }
     }
   }

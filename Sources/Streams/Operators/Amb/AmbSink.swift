@@ -1,14 +1,19 @@
 /// Runs one subscription of `amb`: performs what ``AmbStateMachine`` decides, after unlocking.
 ///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; all other mutable
+/// state is the state machine behind `state`'s lock;
 /// `downstream` is only called by the holder of the outbox's delivery claim.
-final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+final class AmbSink<Element>: MultiSourceSink, @unchecked Sendable {
   typealias Payload = Element
 
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  var flags: Int
+
   private let downstream: AnyObserver<Element>
-  private let state: Locked<AmbStateMachine<Element>>
+  let state: Locked<AmbStateMachine<Element>>
 
   private init(downstream: AnyObserver<Element>, count: Int) {
+    self.flags = 0
     self.downstream = downstream
     self.state = Locked(AmbStateMachine(count: count))
     Resources.track(self)
@@ -46,15 +51,7 @@ final class AmbSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable
     return event.isStopEvent
   }
 
-  func nextPending() -> Event<Element>? {
-    state.withLock { $0.nextPending() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.turnRank }
-  }
-
-  func dispose() {
+  func tearDown() {
     switch state.withLock({ $0.dispose() }) {
     case .dispose(let subscriptions, let queued):
       for subscription in subscriptions { subscription.dispose() }

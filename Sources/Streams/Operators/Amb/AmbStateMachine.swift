@@ -3,7 +3,7 @@
 /// The first source to send any event wins, under the lock; the others' subscriptions are handed
 /// back to be disposed outside it, and their later events are dropped. Each transition returns
 /// what the sink must do after unlocking; the sink never reads the machine's storage.
-struct AmbStateMachine<Element> {
+struct AmbStateMachine<Element>: OutboxState {
   private enum State {
     /// No source has sent anything: each source's subscription, once its `subscribe` returned.
     case racing([UpstreamDisposable])

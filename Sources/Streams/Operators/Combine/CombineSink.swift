@@ -1,21 +1,26 @@
 /// Runs one subscription of `combineLatest` or `zip` over any number of sources: performs what
 /// ``CombineStateMachine`` decides, after unlocking.
 ///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; all other mutable
+/// state is the state machine behind `state`'s lock;
 /// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
-final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+final class CombineSink<Value, Result>: MultiSourceSink, @unchecked Sendable {
   typealias Payload = ContiguousArray<Value>
   /// Subscribes one source, sending its events to the given observer.
   typealias Subscriber = (AnyObserver<Value>) -> any Disposable
 
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  var flags: Int
+
   private let downstream: AnyObserver<Result>
   private let resultSelector: (ContiguousArray<Value>) throws -> Result
-  private let state: Locked<CombineStateMachine<Value>>
+  let state: Locked<CombineStateMachine<Value>>
 
   private init(
     downstream: AnyObserver<Result>, count: Int, mode: CombineMode,
     resultSelector: @escaping (ContiguousArray<Value>) throws -> Result
   ) {
+    self.flags = 0
     self.downstream = downstream
     self.resultSelector = resultSelector
     self.state = Locked(CombineStateMachine(count: count, mode: mode))
@@ -91,15 +96,7 @@ final class CombineSink<Value, Result>: SerialOutboxOwner, Disposable, @unchecke
     }
   }
 
-  func nextPending() -> Event<ContiguousArray<Value>>? {
-    state.withLock { $0.nextPending() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.turnRank }
-  }
-
-  func dispose() {
+  func tearDown() {
     switch state.withLock({ $0.dispose() }) {
     case .dispose(let subscriptions, let queued, let latest, let buffers):
       for subscription in subscriptions { subscription.dispose() }

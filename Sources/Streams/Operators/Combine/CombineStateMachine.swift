@@ -33,7 +33,7 @@ enum CombineMode {
 ///
 /// The subscriptions are stored beside the state, one slot per source; while the combination
 /// runs, a source has completed exactly when its slot is released (``CombineSubscriptions``).
-struct CombineStateMachine<Value> {
+struct CombineStateMachine<Value>: OutboxState {
   typealias Snapshot = ContiguousArray<Value>
 
   /// Where the combination stands.

@@ -1,14 +1,18 @@
 /// Runs one subscription of a fixed-arity `combineLatest` or `zip`, specialized in the caller's
 /// module: performs what ``TypedCombineStateMachine`` decides, after unlocking.
 ///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; all other mutable
+/// state is the state machine behind `state`'s lock;
 /// `downstream` and `resultSelector` are immutable and only called by the thread that holds the
 /// outbox's delivery claim.
 @usableFromInline
-final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disposable,
+final class TypedCombineSink<Storage, Snapshot, Result>: MultiSourceSink,
   @unchecked Sendable
 {
   @usableFromInline typealias Payload = Snapshot
+
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  @usableFromInline var flags: Int
 
   @usableFromInline let downstream: AnyObserver<Result>
   @usableFromInline let resultSelector: (Snapshot) throws -> Result
@@ -19,6 +23,7 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
     downstream: AnyObserver<Result>, state: TypedCombineStateMachine<Storage, Snapshot>,
     resultSelector: @escaping (Snapshot) throws -> Result
   ) {
+    self.flags = 0
     self.downstream = downstream
     self.resultSelector = resultSelector
     self.state = Locked(state)
@@ -77,17 +82,7 @@ final class TypedCombineSink<Storage, Snapshot, Result>: SerialOutboxOwner, Disp
   }
 
   @inlinable
-  func nextPending() -> Event<Snapshot>? {
-    state.withLock { $0.nextPending() }
-  }
-
-  @inlinable
-  var turnRank: Int {
-    state.withLock { $0.turnRank }
-  }
-
-  @inlinable
-  func dispose() {
+  func tearDown() {
     switch state.withLock({ $0.dispose() }) {
     case .dispose(let subscriptions, let queued, let stored):
       for subscription in subscriptions { subscription.dispose() }

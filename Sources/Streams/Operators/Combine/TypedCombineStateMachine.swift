@@ -34,7 +34,7 @@
 /// The subscriptions are stored beside the state, one slot per source: a slot is filled when
 /// `subscribe` returns, which may be after the source completed (``UpstreamDisposable``).
 @usableFromInline
-struct TypedCombineStateMachine<Storage, Snapshot> {
+struct TypedCombineStateMachine<Storage, Snapshot>: OutboxState {
   /// Where the combination stands. Bit `i` of a mask stands for source `i`.
   @usableFromInline
   enum State {

@@ -1,18 +1,23 @@
 /// Runs one subscription of `concat` over a sequence of sources: performs what
 /// ``ConcatStateMachine`` decides, after unlocking.
 ///
-/// `@unchecked Sendable`: mutable state is the state machine behind `state`'s lock, except
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; other mutable state
+/// is the state machine behind `state`'s lock, except
 /// `iterator`, which only the thread that owns the subscribe loop (``ConcatStateMachine``'s
 /// `looping` and `advancing` states) touches, so that user iteration code never runs under the
 /// lock. `downstream` is only called by the holder of the outbox's delivery claim.
-final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+final class ConcatSink<Element>: MultiSourceSink, @unchecked Sendable {
   typealias Payload = Element
+
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  var flags: Int
 
   private let downstream: AnyObserver<Element>
   private var iterator: AnyIterator<Observable<Element>>
-  private let state = Locked(ConcatStateMachine<Element>())
+  let state = Locked(ConcatStateMachine<Element>())
 
   init(downstream: AnyObserver<Element>, sources: AnyIterator<Observable<Element>>) {
+    self.flags = 0
     self.downstream = downstream
     self.iterator = sources
     Resources.track(self)
@@ -91,15 +96,7 @@ final class ConcatSink<Element>: SerialOutboxOwner, Disposable, @unchecked Senda
     return event.isStopEvent
   }
 
-  func nextPending() -> Event<Element>? {
-    state.withLock { $0.nextPending() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.turnRank }
-  }
-
-  func dispose() {
+  func tearDown() {
     switch state.withLock({ $0.dispose() }) {
     case .dispose(let current, let queued):
       current?.dispose()

@@ -23,7 +23,7 @@
 ///
 ///   no more sources, an error, or disposal, in any state ──▶ ended(n)
 /// ```
-struct ConcatStateMachine<Element> {
+struct ConcatStateMachine<Element>: OutboxState {
   /// Where the sequence of sources stands; `source` is the number of the current source (0
   /// before the first).
   private enum State {

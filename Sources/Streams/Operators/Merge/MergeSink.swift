@@ -1,13 +1,16 @@
 /// Runs one subscription of a merging operator (`flatMap`, `flatMapFirst`, `concatMap`,
 /// `merge`, `concat()`): performs what ``MergeStateMachine`` decides, after unlocking.
 ///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; all other mutable
+/// state is the state machine behind `state`'s lock;
 /// `downstream` and `selector` are immutable and only called by the thread that holds the outbox's
 /// delivery claim (downstream) or by the outer sequence's serial `on` (selector).
 @usableFromInline
-final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+final class MergeSink<Source, Element>: MultiSourceSink, @unchecked Sendable {
   @usableFromInline typealias Payload = Element
 
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  @usableFromInline var flags: Int
   @usableFromInline let downstream: AnyObserver<Element>
   @usableFromInline let selector: (Source) throws -> Observable<Element>
   @usableFromInline let state: Locked<MergeStateMachine<Element>>
@@ -19,6 +22,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     downstream: AnyObserver<Element>, limit: MergeLimit,
     selector: @escaping (Source) throws -> Observable<Element>
   ) {
+    self.flags = 0
     self.downstream = downstream
     self.selector = selector
     self.state = Locked(MergeStateMachine(limit: limit))
@@ -40,21 +44,17 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
     return sink
   }
 
-  /// Runs `body` under the lock. Once the merge ended, the lock's side word says so, so that
-  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
+  /// Runs `body` under the lock. Once the merge ended, the lifecycle word says so (stopped), so
+  /// that `outerOn` can drop the elements of an ended sequence without taking the lock: every
   /// transition runs through here, so the word is set in the critical section that ended it.
   @inlinable
   func withState<Result>(_ body: (inout MergeStateMachine<Element>) -> Result) -> Result {
     state.withLock { machine in
       let result = body(&machine)
-      if machine.hasEnded { state.storeWord(1) }
+      if machine.hasEnded { _ = stop() }
       return result
     }
   }
-
-  /// `true` once the merge ended (read without the lock).
-  @inlinable
-  var isClosed: Bool { state.loadWord() != 0 }
 
   @inlinable
   func outerOn(_ event: Event<Source>) {
@@ -65,7 +65,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
         case .drop: return
         case .select: break
         }
-      } else if isClosed {
+      } else if !isActive {
         return  // what `admit()` decides for the other limits, without the lock
       }
       let inner: Observable<Element>
@@ -214,17 +214,7 @@ final class MergeSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecke
   }
 
   @inlinable
-  func nextPending() -> Event<Element>? {
-    withState { $0.nextPending() }
-  }
-
-  @inlinable
-  var turnRank: Int {
-    withState { $0.turnRank }
-  }
-
-  @inlinable
-  func dispose() {
+  func tearDown() {
     switch withState({ $0.dispose() }) {
     case .dispose(let subscriptions, let queued, let waiting, let scheduled):
       for subscription in subscriptions { subscription.dispose() }

@@ -28,7 +28,7 @@
 /// loop are stored beside the state: a subscription's slot is filled when `subscribe` returns,
 /// which may be after the sequence ended (``UpstreamDisposable``).
 @usableFromInline
-struct MergeStateMachine<Element> {
+struct MergeStateMachine<Element>: OutboxState {
   /// Where the merge stands. `active` counts the inner sequences subscribed, being subscribed,
   /// scheduled for the start loop, accepted without subscribing (`just`), or reserved
   /// (`flatMapFirst`, between admission and arrival); `looping` is `true` while a thread owns the

@@ -1,12 +1,16 @@
 /// Runs one subscription of `switchLatest` / `flatMapLatest`: performs what
 /// ``SwitchStateMachine`` decides, after unlocking.
 ///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; all other mutable
+/// state is the state machine behind `state`'s lock;
 /// `downstream` is only called by the holder of the outbox's delivery claim and `selector` only
 /// from the outer sequence's serial `on`.
 @usableFromInline
-final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @unchecked Sendable {
+final class SwitchSink<Source, Element>: MultiSourceSink, @unchecked Sendable {
   @usableFromInline typealias Payload = Element
+
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  @usableFromInline var flags: Int
 
   @usableFromInline let downstream: AnyObserver<Element>
   @usableFromInline let selector: (Source) throws -> Observable<Element>
@@ -16,6 +20,7 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   init(
     downstream: AnyObserver<Element>, selector: @escaping (Source) throws -> Observable<Element>
   ) {
+    self.flags = 0
     self.downstream = downstream
     self.selector = selector
     Resources.track(self)
@@ -35,27 +40,23 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
     return sink
   }
 
-  /// Runs `body` under the lock. Once the switch ended, the lock's side word says so, so that
-  /// `outerOn` can drop the elements of an ended sequence without taking the lock: every
+  /// Runs `body` under the lock. Once the switch ended, the lifecycle word says so (stopped), so
+  /// that `outerOn` can drop the elements of an ended sequence without taking the lock: every
   /// transition runs through here, so the word is set in the critical section that ended it.
   @inlinable
   func withState<Result>(_ body: (inout SwitchStateMachine<Element>) -> Result) -> Result {
     state.withLock { machine in
       let result = body(&machine)
-      if machine.hasEnded { state.storeWord(1) }
+      if machine.hasEnded { _ = stop() }
       return result
     }
   }
-
-  /// `true` once the switch ended (read without the lock).
-  @inlinable
-  var isClosed: Bool { state.loadWord() != 0 }
 
   @inlinable
   func outerOn(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      if isClosed { return }
+      if !isActive { return }
       let next: Observable<Element>
       do {
         next = try selector(element)
@@ -181,17 +182,7 @@ final class SwitchSink<Source, Element>: SerialOutboxOwner, Disposable, @uncheck
   }
 
   @inlinable
-  func nextPending() -> Event<Element>? {
-    withState { $0.nextPending() }
-  }
-
-  @inlinable
-  var turnRank: Int {
-    withState { $0.turnRank }
-  }
-
-  @inlinable
-  func dispose() {
+  func tearDown() {
     switch withState({ $0.dispose() }) {
     case .dispose(let outer, let inner, let queued):
       outer?.dispose()

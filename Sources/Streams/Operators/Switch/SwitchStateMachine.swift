@@ -23,7 +23,7 @@
 /// The outbox and the two subscription slots are stored beside the state: a slot is filled when
 /// `subscribe` returns, which may be after the sequence ended (``UpstreamDisposable``).
 @usableFromInline
-struct SwitchStateMachine<Element> {
+struct SwitchStateMachine<Element>: OutboxState {
   /// Where the switch stands; `latest` is the number of the latest inner sequence (0 before the
   /// first), whose events are forwarded.
   @usableFromInline

@@ -8,7 +8,7 @@ final class WindowSink<Element: Sendable>: SerialOutboxOwner, @unchecked Sendabl
   typealias Payload = WindowStep<Element>
 
   let output: GuardedSink<Observable<Element>>
-  private let state: Locked<WindowStateMachine<Element>>
+  let state: Locked<WindowStateMachine<Element>>
   private let timeSpan: RxTimeInterval
   private let scheduler: any SchedulerType
   private let subscription = SingleAssignmentDisposable()
@@ -112,14 +112,6 @@ final class WindowSink<Element: Sendable>: SerialOutboxOwner, @unchecked Sendabl
       return true
     }
     return false
-  }
-
-  func nextPending() -> Event<WindowStep<Element>>? {
-    state.withLock { $0.nextPending() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.turnRank }
   }
 
   /// The sequence ended: the source and the timers go now, whoever still holds a window.

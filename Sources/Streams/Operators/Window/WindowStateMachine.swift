@@ -19,7 +19,7 @@
 /// run until the sink stops them (``stopTimers()``), once the sequence ended or nobody holds the
 /// outer subscription or a window any longer. The source may still emit meanwhile (disposal
 /// races with it), and windows still roll over, without timers.
-struct WindowStateMachine<Element> {
+struct WindowStateMachine<Element>: OutboxState {
   /// Where the source stands.
   private enum State {
     /// The first window has not been emitted yet (the source is subscribed after it is).

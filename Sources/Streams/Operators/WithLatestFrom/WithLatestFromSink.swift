@@ -1,19 +1,24 @@
 /// Runs one subscription of `withLatestFrom`.
 ///
-/// `@unchecked Sendable`: all mutable state is the state machine behind `state`'s lock;
+/// `@unchecked Sendable`: `flags` is only accessed atomically after `init`; all other mutable
+/// state is the state machine behind `state`'s lock;
 /// `downstream` and `resultSelector` are only called by the holder of the outbox's delivery claim.
-final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Disposable,
+final class WithLatestFromSink<First, Second, Result>: MultiSourceSink,
   @unchecked Sendable
 {
   typealias Payload = (First, Second)
 
+  /// The lifecycle word: the first stored property (``MultiSourceSink``).
+  var flags: Int
+
   private let downstream: AnyObserver<Result>
   private let resultSelector: (First, Second) throws -> Result
-  private let state = Locked(WithLatestFromStateMachine<First, Second>())
+  let state = Locked(WithLatestFromStateMachine<First, Second>())
 
   private init(
     downstream: AnyObserver<Result>, resultSelector: @escaping (First, Second) throws -> Result
   ) {
+    self.flags = 0
     self.downstream = downstream
     self.resultSelector = resultSelector
     Resources.track(self)
@@ -92,15 +97,7 @@ final class WithLatestFromSink<First, Second, Result>: SerialOutboxOwner, Dispos
       })
   }
 
-  func nextPending() -> Event<(First, Second)>? {
-    state.withLock { $0.nextPending() }
-  }
-
-  var turnRank: Int {
-    state.withLock { $0.turnRank }
-  }
-
-  func dispose() {
+  func tearDown() {
     switch state.withLock({ $0.dispose() }) {
     case .dispose(let first, let second, let queued, let latest):
       first?.dispose()

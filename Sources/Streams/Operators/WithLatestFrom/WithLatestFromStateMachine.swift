@@ -18,7 +18,7 @@
 /// The subscriptions are stored beside the state: each slot is filled when its `subscribe`
 /// returns, which may be after the sequence ended (``UpstreamDisposable``). The second source
 /// is subscribed first, and its `subscribe` has returned before the first source is subscribed.
-struct WithLatestFromStateMachine<First, Second> {
+struct WithLatestFromStateMachine<First, Second>: OutboxState {
   /// Where the subscription stands.
   private enum State {
     /// The second source has not emitted yet: elements of the first are dropped.
