@@ -1,13 +1,14 @@
 import StreamsShims
 
 /// The lifecycle every sink shares: one atomic word in the object's own allocation that says
-/// whether the sink is stopped (a terminal event passed) or disposed.
+/// whether the sink is stopped (it accepted a terminal event, or its state machine ended) or
+/// disposed.
 ///
 /// The word is the object's first stored property, so that its address is the start of the
 /// object's stored properties (the way swift-atomics' `ManagedAtomic` addresses its value): no
 /// lock, no allocation of its own. After `init` it is read and written only through the C atomics,
-/// never as a property. A conforming class declares it first (`@usableFromInline var flags: Int`,
-/// set to 0 in `init`); everything else is written here, once.
+/// never as a property. A conforming class declares it first (`var flags: Int`, `@usableFromInline`
+/// in an inlinable class, set to 0 in `init`); everything else is written here, once.
 ///
 /// Two kinds of sink use it:
 /// - a sink with one upstream (``GuardedSink``, ``StageSink``, the closure sink

@@ -3,13 +3,17 @@
 /// state machine behind its lock, since there are several and they come and go while the
 /// subscription runs.
 ///
-/// The word answers "still active?" without the lock (merge and switch read it before calling
-/// their selector) and makes the teardown run once, whoever disposes first: the drain that
-/// delivered the terminal event, or the caller. The machine decides everything else: which
-/// events pass, which subscriptions to dispose, and what to release after the lock.
+/// The word makes the teardown run once, whoever disposes first: the drain that delivered the
+/// terminal event, or the caller. Merge and switch also mark it stopped when their machine ends,
+/// and read it before calling their selector, so that an ended sequence drops the outer elements
+/// without the lock; for the others ``SinkLifecycle/isActive`` means only "not disposed yet", as
+/// their machine already drops what comes after the end, under the lock it takes anyway. The
+/// machine decides everything else: which events pass, which subscriptions to dispose, and what
+/// to release after the lock.
 ///
-/// A conforming class declares `@usableFromInline var flags: Int` as its first stored property
-/// (set to 0 in `init`) and writes ``tearDown()``; ``dispose()`` is written here.
+/// A conforming class declares `var flags: Int` as its first stored property (`@usableFromInline`
+/// in an inlinable class, set to 0 in `init`) and writes ``tearDown()``; ``dispose()`` is written
+/// here.
 @usableFromInline
 protocol MultiSourceSink: SerialOutboxOwner, SinkLifecycle, Disposable {
   /// Runs the machine's dispose transition and performs its action after the lock: disposes the

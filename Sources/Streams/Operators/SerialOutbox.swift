@@ -190,11 +190,17 @@ extension SerialOutboxOwner {
   }
 
   /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
-  /// behind it, then disposes the sink if the sequence ended (``Locked/drain(_:deliver:)``).
+  /// behind it (``Locked/drain(_:deliver:)``); disposes the sink right after the terminal event,
+  /// still holding the claim's rank, so that what disposal runs (`do(onDispose:)`, a `deinit`)
+  /// sends at the same rank as the delivery it follows.
   @inlinable
   func drain(_ first: Event<Payload>?) {
     // A closure, not the method itself: a method reference here costs a thunk per drain.
-    if state.drain(first, deliver: { deliver($0) }) { dispose() }
+    state.drain(first) { event in
+      guard deliver(event) else { return false }
+      dispose()
+      return true
+    }
   }
 
 }
@@ -242,7 +248,7 @@ extension Locked where State: OutboxState {
   /// behind it to `sink`, outside the lock (``drain(_:deliver:)``).
   @inlinable
   func drain(_ first: Event<State.Output>?, into sink: GuardedSink<State.Output>) {
-    _ = drain(first) { event in
+    drain(first) { event in
       sink.on(event)
       return false
     }
@@ -250,27 +256,30 @@ extension Locked where State: OutboxState {
 
   /// Delivers `first` (the event ``SerialOutbox/send(_:)`` handed back) and everything queued
   /// behind it with `deliver`, outside the lock, in turns (see ``DeliveryTurns``), until `deliver`
-  /// says the sequence ended or nothing is left. With no `first`, waits when the send left a
-  /// ``TurnWaiter``, and delivers when the claim is handed to it. Returns whether the sequence
-  /// ended.
+  /// returns `true` (the sequence ended) or nothing is left. `deliver` runs holding the claim's
+  /// rank. With no `first`, waits when the send left a ``TurnWaiter``, and delivers when the claim
+  /// is handed to it.
+  ///
+  /// Always inlined: its two callers pass a closure literal, and a call that is not inlined cost
+  /// combineLatest2 about 50 instructions per element (Performance.md).
   @inlinable @inline(__always)
-  func drain(_ first: Event<State.Output>?, deliver: (Event<State.Output>) -> Bool) -> Bool {
+  func drain(_ first: Event<State.Output>?, deliver: (Event<State.Output>) -> Bool) {
     let rank: Int
     if first != nil {
       rank = ClaimRank.takeClaimed()
     } else {
       guard let waiter = TurnWaiter.takeStashed(rank: withLock({ $0.turnRank })),
         waiter.wait() == .handed
-      else { return false }
+      else { return }
       rank = waiter.rank
     }
     // Entered before a handed claim's first event is taken: a new call's turn count starts here.
     let saved = ClaimRank.enter(rank)
     defer { ClaimRank.leave(saved) }
-    guard var event = first ?? withLock({ $0.nextPending() }) else { return false }
+    guard var event = first ?? withLock({ $0.nextPending() }) else { return }
     while true {
-      if deliver(event) { return true }
-      guard let next = withLock({ $0.nextPending() }) else { return false }
+      if deliver(event) { return }
+      guard let next = withLock({ $0.nextPending() }) else { return }
       event = next
     }
   }

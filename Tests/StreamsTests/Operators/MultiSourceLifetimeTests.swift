@@ -1,9 +1,12 @@
-import Streams
+import Dispatch
 import Testing
 
-/// The operators with several sources (each a `MultiSourceSink`) let go of their own closures and
-/// of their sources' subscriptions when the subscription ends, while the caller still holds the
-/// disposable; and their teardown runs once, however many times and from wherever it is asked for.
+@testable import Streams
+
+/// The operators with several sources (each a `MultiSourceSink`): once the subscription ends, the
+/// sink and what it holds (its own closures, its sources' subscriptions) are let go while the
+/// caller still holds the disposable; and each source subscription is disposed exactly once,
+/// whichever end comes first, also when disposal races the terminal event on another thread.
 @Suite("Multi-source operators: lifetime and teardown")
 struct MultiSourceLifetimeTests {
   final class Token: @unchecked Sendable {}
@@ -87,22 +90,50 @@ struct MultiSourceLifetimeTests {
     withExtendedLifetime(kept) {}
   }
 
+  /// Disposes `inner` on every call and counts the calls (unlike `Disposables.create`, which
+  /// runs its action once, or a `create` subscription, whose sink disposes once).
+  final class CountingDisposable: Disposable, @unchecked Sendable {
+    // `@unchecked Sendable`: `calls` is a lock; `inner` is immutable.
+    let inner: any Disposable
+    let calls = Locked(0)
+    init(_ inner: any Disposable) { self.inner = inner }
+    func dispose() {
+      calls.withLock { $0 += 1 }
+      inner.dispose()
+    }
+  }
+
+  /// `subject`, each subscription's disposable handed to the operator as it is: a
+  /// ``CountingDisposable``, kept in `spies`.
+  static func counted(_ subject: PublishSubject<Int>, _ spies: Locked<[CountingDisposable]>)
+    -> Observable<Int>
+  {
+    Observable(kind: "test.counted", upstreams: []) { observer in
+      let spy = CountingDisposable(subject.subscribe(observer))
+      spies.withLock { $0.append(spy) }
+      return spy
+    }
+  }
+
+  static func expectEachDisposedOnce(
+    _ spies: Locked<[CountingDisposable]>, _ label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let calls = spies.withLock { $0.map { $0.calls.withLock { $0 } } }
+    // `merge` and `concat` subscribe the source twice here (see `holding`).
+    #expect(!calls.isEmpty, "\(label): subscribed", sourceLocation: sourceLocation)
+    #expect(
+      calls.allSatisfy { $0 == 1 }, "\(label): each subscription disposed once, not \(calls)",
+      sourceLocation: sourceLocation)
+  }
+
   @Test(
-    "disposing twice, or after the end, disposes each subscription of a source once",
+    "each subscription of a source is disposed once, by the end or by dispose, called again after",
     arguments: cases)
   func tearsDownOnce(op: Operator, end: End) {
     let subject = PublishSubject<Int>()
-    let subscriptions = Counter()
-    let disposals = Counter()
-    let counted = Observable<Int>.create { observer in
-      subscriptions.count += 1
-      let inner = subject.subscribe(observer)
-      return Disposables.create {
-        disposals.count += 1
-        inner.dispose()
-      }
-    }
-    let disposable = op.make(counted, Token()).subscribe(onNext: { _ in })
+    let spies = Locked<[CountingDisposable]>([])
+    let disposable = op.make(Self.counted(subject, spies), Token()).subscribe(onNext: { _ in })
     subject.onNext(1)
     switch end {
     case .dispose: disposable.dispose()
@@ -111,9 +142,23 @@ struct MultiSourceLifetimeTests {
     }
     disposable.dispose()
     disposable.dispose()
-    // `merge` and `concat` subscribe the source twice here (see `holding`).
-    #expect(subscriptions.count >= 1)
-    #expect(disposals.count == subscriptions.count, "each subscription disposed once")
+    Self.expectEachDisposedOnce(spies, "\(op) after \(end)")
+  }
+
+  @Test(
+    "each subscription of a source is disposed once when dispose races the terminal event",
+    arguments: Operator.allCases)
+  func tearsDownOnceUnderRace(op: Operator) {
+    for round in 0..<50 {
+      let subject = PublishSubject<Int>()
+      let spies = Locked<[CountingDisposable]>([])
+      let disposable = op.make(Self.counted(subject, spies), Token()).subscribe(onNext: { _ in })
+      subject.onNext(1)
+      runOnThreads(2) { index in
+        if index == 0 { subject.onCompleted() } else { disposable.dispose() }
+      }
+      Self.expectEachDisposedOnce(spies, "\(op), round \(round)")
+    }
   }
 
   final class Counter: @unchecked Sendable {

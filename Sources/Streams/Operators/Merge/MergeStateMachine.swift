@@ -70,8 +70,8 @@ struct MergeStateMachine<Element>: OutboxState {
     self.limit = limit
   }
 
-  /// `true` once the merge ended: the sink publishes it in its lock's side word, so that the
-  /// outer sequence's elements are dropped without the lock.
+  /// `true` once the merge ended: the sink marks its lifecycle word stopped, so that the outer
+  /// sequence's elements are dropped without the lock.
   @inlinable
   var hasEnded: Bool {
     if case .ended = state { return true }

@@ -43,6 +43,7 @@ final class SwitchSink<Source, Element>: MultiSourceSink, @unchecked Sendable {
   /// Runs `body` under the lock. Once the switch ended, the lifecycle word says so (stopped), so
   /// that `outerOn` can drop the elements of an ended sequence without taking the lock: every
   /// transition runs through here, so the word is set in the critical section that ended it.
+  /// (``dispose()`` sets the disposed bit before it takes the lock, which drops them too.)
   @inlinable
   func withState<Result>(_ body: (inout SwitchStateMachine<Element>) -> Result) -> Result {
     state.withLock { machine in

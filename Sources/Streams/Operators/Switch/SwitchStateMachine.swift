@@ -144,8 +144,8 @@ struct SwitchStateMachine<Element>: OutboxState {
   @inlinable
   init() {}
 
-  /// `true` once the switch ended: the sink publishes it in its lock's side word, so that the
-  /// outer sequence's elements are dropped without the lock.
+  /// `true` once the switch ended: the sink marks its lifecycle word stopped, so that the outer
+  /// sequence's elements are dropped without the lock.
   @inlinable
   var hasEnded: Bool {
     if case .ended = state { return true }
