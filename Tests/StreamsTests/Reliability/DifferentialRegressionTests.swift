@@ -46,6 +46,28 @@ struct DifferentialRegressionTests {
     #expect(StreamsRunner.run(pipeline) == expected)
   }
 
+  @Test("takeLast stops sending its values once the consumer ended on one of them")
+  func takeLastStopsAfterTheConsumerEnded() throws {
+    // Fuzz seed 1961216259136666723, shrunk: the third value would start a third inner sequence
+    // (whose `startWith` subscribes s1 even after the end) if takeLast went on sending.
+    let s0 = Self.hot([
+      Recorded(time: 361, value: .next(11)), Recorded(time: 431, value: .next(17)),
+      Recorded(time: 501, value: .next(15)), Recorded(time: 551, value: .completed),
+    ])
+    let pipeline = Pipeline(
+      sources: [s0, Self.hot([])],
+      root: .unary(
+        .elementAt(2),
+        .higher(
+          .switchLatest, .unary(.takeLast(3), .source(0)),
+          inners: [.unary(.startWith([14, 13]), .source(1))])))
+    let expected = ModelResult(
+      events: [[Recorded(time: 551, value: .next(14)), Recorded(time: 551, value: .completed)]],
+      subscriptions: [[Subscription(200, 551)], [Subscription(551, 551), Subscription(551, 551)]])
+    #expect(try ReferenceModel.run(pipeline) == expected)
+    #expect(StreamsRunner.run(pipeline) == expected)
+  }
+
   @Test("delay sends events of one tick one tick apart; throttle completes with the last element")
   func timeOperators() throws {
     let source = Self.cold([

@@ -126,7 +126,14 @@ extension ReferenceModel {
           buffer.append(value)
           if buffer.count > count { buffer.removeFirst() }
         case .completed:
-          for value in buffer { writer.emit(time, .next(value)) }
+          for (offset, value) in buffer.enumerated() {
+            // RxSwift's sink drops what follows its disposal: a consumer that ended on one value
+            // stops the loop, so nothing a later value would start (a forced subscription, see
+            // `startWith`) happens. The boundary says so to the writers downstream. (Not in the
+            // tick of the subscription, where a boundary would end the subscribing action.)
+            if offset > 0, time > start { writer.pass(.boundary(time)) }
+            writer.emit(time, .next(value))
+          }
           writer.emit(time, .completed)
         case .error: writer.emit(time, event)
         }
