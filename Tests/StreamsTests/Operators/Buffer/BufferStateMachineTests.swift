@@ -7,7 +7,7 @@ import Testing
 /// re-entrancy and disposal with a timer scheduled, what an ended subscription lets go, and a
 /// trap.
 @Suite("BufferStateMachine")
-struct BufferStateMachineTests {
+struct BufferStateMachineTests: HandedBackNaming {
   typealias Machine = BufferStateMachine<Int>
 
   /// A timer the tests recognize by name.
@@ -17,17 +17,7 @@ struct BufferStateMachineTests {
     func dispose() {}
   }
 
-  /// An event the machine handed back, as text; a drain would deliver it holding the claim, so
-  /// this takes the claim's rank off the thread, as the drain does.
-  static func name(_ event: Event<[Int]>?) -> String {
-    guard let event else { return "nil" }
-    _ = ClaimRank.takeClaimed()
-    switch event {
-    case .next(let buffer): return "next(\(buffer))"
-    case .error: return "error"
-    case .completed: return "completed"
-    }
-  }
+  typealias Element = [Int]
 
   static func text(_ action: Machine.StepAction) -> String {
     switch action {

@@ -7,20 +7,8 @@ import Testing
 /// meet re-entrancy and disposal with a timer scheduled, what an ended subscription lets go, and
 /// a trap.
 @Suite("DebounceStateMachine")
-struct DebounceStateMachineTests {
+struct DebounceStateMachineTests: HandedBackNaming {
   typealias Machine = DebounceStateMachine<Int>
-
-  /// An event the machine handed back, as text; a drain would deliver it holding the claim, so
-  /// this takes the claim's rank off the thread, as the drain does.
-  static func name(_ event: Event<Int>?) -> String {
-    guard let event else { return "nil" }
-    _ = ClaimRank.takeClaimed()
-    switch event {
-    case .next(let value): return "next(\(value))"
-    case .error: return "error"
-    case .completed: return "completed"
-    }
-  }
 
   static func text(_ action: Machine.ReceivedAction) -> String {
     switch action {

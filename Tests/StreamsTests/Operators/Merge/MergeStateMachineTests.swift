@@ -6,7 +6,7 @@ import Testing
 /// (`merge`, `flatMap`, `flatMapFirst`, `concatMap`) where its states meet re-entrancy, the limit,
 /// the outer completion and disposal.
 @Suite("MergeStateMachine")
-struct MergeStateMachineTests {
+struct MergeStateMachineTests: HandedBackNaming {
   typealias Machine = MergeStateMachine<Int>
 
   /// A subscription the tests recognize by name.
@@ -20,18 +20,6 @@ struct MergeStateMachineTests {
 
   static func name(_ disposable: (any Disposable)?) -> String {
     disposable.map { ($0 as? Named)?.name ?? "?" } ?? "nil"
-  }
-
-  /// An event the machine handed back, as text; a drain would deliver it holding the claim, so
-  /// this takes the claim's rank off the thread, as the drain does.
-  static func name(_ event: Event<Int>?) -> String {
-    guard let event else { return "nil" }
-    _ = ClaimRank.takeClaimed()
-    switch event {
-    case .next(let value): return "next(\(value))"
-    case .error: return "error"
-    case .completed: return "completed"
-    }
   }
 
   static func text(_ action: Machine.SubscribedAction) -> String {

@@ -6,20 +6,8 @@ import Testing
 /// The transitions of ``SampleStateMachine`` one by one, then the operator where its states meet
 /// re-entrancy and disposal, and what an ended subscription lets go.
 @Suite("SampleStateMachine")
-struct SampleStateMachineTests {
+struct SampleStateMachineTests: HandedBackNaming {
   typealias Machine = SampleStateMachine<Int>
-
-  /// An event the machine handed back, as text; a drain would deliver it holding the claim, so
-  /// this takes the claim's rank off the thread, as the drain does.
-  static func name(_ event: Event<Int>?) -> String {
-    guard let event else { return "nil" }
-    _ = ClaimRank.takeClaimed()
-    switch event {
-    case .next(let value): return "next(\(value))"
-    case .error: return "error"
-    case .completed: return "completed"
-    }
-  }
 
   static func text(_ action: Machine.SourceNextAction) -> String {
     switch action {

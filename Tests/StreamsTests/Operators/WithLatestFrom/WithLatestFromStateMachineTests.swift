@@ -6,7 +6,7 @@ import Testing
 /// The transitions of ``WithLatestFromStateMachine`` one by one, then the operator where its
 /// states meet re-entrancy and disposal, what an ended subscription lets go, and a trap.
 @Suite("WithLatestFromStateMachine")
-struct WithLatestFromStateMachineTests {
+struct WithLatestFromStateMachineTests: HandedBackNaming {
   typealias Machine = WithLatestFromStateMachine<Int, String>
 
   /// A subscription the tests recognize by name.
@@ -20,17 +20,8 @@ struct WithLatestFromStateMachineTests {
     disposable.map { ($0 as? Named)?.name ?? "?" } ?? "nil"
   }
 
-  /// An event the machine handed back, as text; a drain would deliver it holding the claim, so
-  /// this takes the claim's rank off the thread, as the drain does.
-  static func name(_ event: Event<(Int, String)>?) -> String {
-    guard let event else { return "nil" }
-    _ = ClaimRank.takeClaimed()
-    switch event {
-    case .next(let pair): return "next(\(pair.0)\(pair.1))"
-    case .error: return "error"
-    case .completed: return "completed"
-    }
-  }
+  typealias Element = (Int, String)
+  static func describe(_ pair: (Int, String)) -> String { "\(pair.0)\(pair.1)" }
 
   static func text(_ action: Machine.SubscribedAction) -> String {
     switch action {
