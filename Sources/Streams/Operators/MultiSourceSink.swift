@@ -28,5 +28,4 @@ extension MultiSourceSink {
   func dispose() {
     if markDisposed() & SinkLifecycleBits.disposed == 0 { tearDown() }
   }
-
 }
